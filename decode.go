@@ -1,0 +1,294 @@
+package utf8stream
+
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
+// The first-byte table, in the manner of unicode/utf8: for a lead byte, the
+// low 3 bits hold the sequence length and the high 4 bits index acceptRanges,
+// the range the second byte must fall in. Table 3-7 of the Unicode Standard.
+const (
+	as = 0xF0 // ASCII: a sequence of one byte
+	xx = 0xF1 // never valid as a first byte: 80..C1, F5..FF
+)
+
+type acceptRange struct{ lo, hi uint8 }
+
+var acceptRanges = [...]acceptRange{
+	0: {0x80, 0xBF},
+	1: {0xA0, 0xBF}, // E0: no overlong 3-byte forms
+	2: {0x80, 0x9F}, // ED: no surrogates
+	3: {0x90, 0xBF}, // F0: no overlong 4-byte forms
+	4: {0x80, 0x8F}, // F4: nothing above U+10FFFF
+}
+
+var first = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c < 0x80:
+			t[c] = as
+		case c < 0xC2 || c > 0xF4:
+			t[c] = xx
+		case c < 0xE0:
+			t[c] = 0x02
+		case c == 0xE0:
+			t[c] = 0x13
+		case c == 0xED:
+			t[c] = 0x23
+		case c < 0xF0:
+			t[c] = 0x03
+		case c == 0xF0:
+			t[c] = 0x34
+		case c == 0xF4:
+			t[c] = 0x44
+		default:
+			t[c] = 0x04
+		}
+	}
+	return t
+}()
+
+// status is what scan finds at the start of its input.
+type status uint8
+
+const (
+	complete status = iota // a well-formed sequence
+	illFormed              // a maximal ill-formed subpart
+	short                  // a proper prefix of a well-formed sequence: more input decides
+)
+
+// scan looks at the sequence that starts p, which must not be empty. It
+// returns the length of the well-formed sequence, of the maximal ill-formed
+// subpart, or of the truncated sequence that makes up all of p.
+func scan(p []byte) (n int, st status) {
+	x := first[p[0]]
+	if x >= as {
+		if x == as {
+			return 1, complete
+		}
+		return 1, illFormed
+	}
+	size := int(x & 7)
+	ar := acceptRanges[x>>4]
+	for i := 1; i < size; i++ {
+		if i == len(p) {
+			return i, short
+		}
+		lo, hi := uint8(0x80), uint8(0xBF)
+		if i == 1 {
+			lo, hi = ar.lo, ar.hi
+		}
+		if c := p[i]; c < lo || hi < c {
+			return i, illFormed
+		}
+	}
+	return size, complete
+}
+
+// kind is what the core does with the unit at the start of its input.
+type kind uint8
+
+const (
+	kValid   kind = iota // copy as it is
+	kShort               // wait for more input
+	kInvalid             // an ill-formed subpart: apply the policy
+	kEscape              // OPTU8: a valid sequence in the escape range, escaped byte by byte
+	kCESU                // a CESU-8 surrogate pair, written as one 4-byte sequence
+	kMUTF                // C0 80, written as 00
+)
+
+// core holds the decisions: the policy and the options, fixed at construction.
+// Its methods are pure functions of their arguments.
+type core struct {
+	policy Policy
+	o      options
+	// slow is set when span must look for more than ill-formed bytes:
+	// OPTU8's escape range, or NUL.
+	slow bool
+}
+
+func newCore(p Policy, opts []Option) core {
+	o := newOptions(opts)
+	return core{policy: p, o: o, slow: p == OPTU8 || o.noNUL}
+}
+
+// span returns the length of the prefix of p that the core copies unchanged:
+// well-formed complete sequences, less OPTU8's escape range and NUL when the
+// options ask for it.
+func (c *core) span(p []byte) int {
+	n := validPrefix(p)
+	if c.slow {
+		n = c.spanSlow(p[:n])
+	}
+	return n
+}
+
+func (c *core) spanSlow(p []byte) int {
+	if c.o.noNUL {
+		if i := bytes.IndexByte(p, 0); i >= 0 {
+			p = p[:i]
+		}
+	}
+	if c.policy == OPTU8 {
+		// In well-formed input every EE is a lead byte of a 3-byte sequence.
+		for i := 0; ; {
+			j := bytes.IndexByte(p[i:], 0xEE)
+			if j < 0 {
+				break
+			}
+			i += j
+			if c.optu8Escaped(p[i+1], p[i+2]) {
+				return i
+			}
+			i += 3
+		}
+	}
+	return len(p)
+}
+
+// optu8Escaped reports whether the well-formed sequence EE b1 b2 lies in
+// OPTU8's escape range and so must itself be escaped.
+func (c *core) optu8Escaped(b1, b2 byte) bool {
+	return b1 >= 0xBE || (c.o.noNUL && b1 == 0xBC && b2 == 0x80)
+}
+
+// unit classifies the unit at the start of p, which must not be empty, and
+// returns its length. It is called where span stopped.
+func (c *core) unit(p []byte, atEOF bool) (int, kind) {
+	b := p[0]
+	if b == 0 && c.o.noNUL {
+		return 1, kInvalid
+	}
+	if b == 0xC0 && c.o.mutf8 {
+		if len(p) == 1 && !atEOF {
+			return 0, kShort
+		}
+		if len(p) > 1 && p[1] == 0x80 {
+			return 2, kMUTF
+		}
+	}
+	if b == 0xED && c.o.cesu8 {
+		if n, k := cesuPair(p, atEOF); k != kInvalid {
+			return n, k
+		}
+	}
+	n, st := scan(p)
+	switch st {
+	case short:
+		if !atEOF {
+			return 0, kShort
+		}
+		return n, kInvalid
+	case illFormed:
+		return n, kInvalid
+	}
+	if n == 3 && b == 0xEE && c.policy == OPTU8 && c.optu8Escaped(p[1], p[2]) {
+		return 3, kEscape
+	}
+	return n, kValid
+}
+
+// cesuPair matches ED A0..AF 80..BF ED B0..BF 80..BF at the start of p. It
+// returns kInvalid when p does not start with such a pair.
+func cesuPair(p []byte, atEOF bool) (int, kind) {
+	pat := [6]acceptRange{{0xED, 0xED}, {0xA0, 0xAF}, {0x80, 0xBF}, {0xED, 0xED}, {0xB0, 0xBF}, {0x80, 0xBF}}
+	for i, r := range pat {
+		if i == len(p) {
+			if atEOF {
+				return 0, kInvalid
+			}
+			return 0, kShort
+		}
+		if p[i] < r.lo || r.hi < p[i] {
+			return 0, kInvalid
+		}
+	}
+	return 6, kCESU
+}
+
+// emit writes the output for unit u of kind k to dst. It returns false, and
+// writes nothing that counts, when dst is too small.
+func (c *core) emit(dst, u []byte, k kind) (int, bool) {
+	switch k {
+	case kValid:
+		if len(dst) < len(u) {
+			return 0, false
+		}
+		return copy(dst, u), true
+	case kMUTF:
+		if len(dst) < 1 {
+			return 0, false
+		}
+		dst[0] = 0
+		return 1, true
+	case kCESU:
+		if len(dst) < 4 {
+			return 0, false
+		}
+		hi := rune(u[1]&0x0F)<<6 | rune(u[2]&0x3F)
+		lo := rune(u[4]&0x0F)<<6 | rune(u[5]&0x3F)
+		return utf8.EncodeRune(dst, 0x10000+hi<<10+lo), true
+	case kEscape:
+		return escapeBytes(dst, u, 0xEE, 0xBC)
+	}
+	// kInvalid
+	switch c.policy {
+	case Replace:
+		if len(dst) < len(c.o.replacement) {
+			return 0, false
+		}
+		return copy(dst, c.o.replacement), true
+	case SurrogateEscape:
+		return escapeBytes(dst, u, 0xED, 0xB0)
+	case OPTU8:
+		return escapeBytes(dst, u, 0xEE, 0xBC)
+	case Windows1252:
+		return decode1252(dst, u)
+	}
+	return 0, true // Drop
+}
+
+// escapeBytes writes each byte b of u as the 3-byte sequence of U+x000+b,
+// where lead and mid are the first two bytes for b = 0: ED B0 for U+DC00
+// (SurrogateEscape), EE BC for U+EF00 (OPTU8).
+func escapeBytes(dst, u []byte, lead, mid byte) (int, bool) {
+	if len(dst) < 3*len(u) {
+		return 0, false
+	}
+	for i, b := range u {
+		dst[3*i] = lead
+		dst[3*i+1] = mid | b>>6
+		dst[3*i+2] = 0x80 | b&0x3F
+	}
+	return 3 * len(u), true
+}
+
+// cp1252 holds the characters Windows-1252 puts at 80..9F; 0 marks the
+// five bytes it leaves undefined. A0..FF are U+00A0..U+00FF.
+var cp1252 = [32]uint16{
+	0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+	0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
+	0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+	0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
+}
+
+func decode1252(dst, u []byte) (int, bool) {
+	if len(dst) < 3*len(u) {
+		return 0, false
+	}
+	n := 0
+	for _, b := range u {
+		r := rune(b)
+		switch {
+		case b < 0x80: // NUL under NoNUL
+			r = utf8.RuneError
+		case b < 0xA0:
+			if r = rune(cp1252[b-0x80]); r == 0 {
+				r = utf8.RuneError
+			}
+		}
+		n += utf8.EncodeRune(dst[n:], r)
+	}
+	return n, true
+}

@@ -1,0 +1,100 @@
+package utf8stream
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// An Option changes how a [Transformer], [Reader], [Writer], [Unescaper] or
+// [Middleware] treats its input. Options that do not apply to a type are
+// ignored by it.
+type Option func(*options)
+
+// maxReplacement bounds the length of a [Replacement] string, so that the
+// output of one ill-formed subpart always fits in a small buffer.
+const maxReplacement = 64
+
+type options struct {
+	bufSize     int
+	stripBOM    bool
+	noNUL       bool
+	cesu8       bool
+	mutf8       bool
+	replacement string
+	onInvalid   func(Error)
+}
+
+func newOptions(opts []Option) options {
+	o := options{bufSize: 4096, replacement: "\uFFFD"}
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
+}
+
+// BufferSize sets the size of the buffers a [Reader] or [Writer] allocates
+// when it cannot work in the caller's slice. The default is 4096 bytes, and
+// sizes below 16 count as 16.
+func BufferSize(n int) Option {
+	return func(o *options) { o.bufSize = max(n, 16) }
+}
+
+// StripBOM removes one byte order mark (EF BB BF) at stream offset 0. A U+FEFF
+// later in the stream is content and stays. By default the mark is kept, as
+// x/text's unicode.UTF8 and Python's "utf-8" codec keep it.
+func StripBOM() Option {
+	return func(o *options) { o.stripBOM = true }
+}
+
+// NoNUL treats the byte 00 as ill-formed, so it goes through the policy:
+// [Reject] stops at it, [Replace] and [Windows1252] write U+FFFD, [Drop]
+// removes it, [SurrogateEscape] writes U+DC00 (ED B0 80) and [OPTU8] writes
+// U+EF00 (EE BC 80), which then also escapes an EE BC 80 already in the input.
+// An [Unescaper] for such output needs the same option. By default 00 is
+// valid, as Unicode says.
+func NoNUL() Option {
+	return func(o *options) { o.noNUL = true }
+}
+
+// CESU8 accepts a surrogate pair encoded as two 3-byte sequences (ED A0..AF xx
+// ED B0..BF xx, as Java's and some databases' CESU-8 write characters above
+// U+FFFF) and writes the character in its standard 4-byte form. An unpaired
+// surrogate stays ill-formed. Off by default.
+func CESU8() Option {
+	return func(o *options) { o.cesu8 = true }
+}
+
+// ModifiedUTF8 accepts C0 80, Java's Modified UTF-8 form of U+0000, and writes
+// 00. Combine it with [CESU8] to read all of Modified UTF-8. Off by default.
+func ModifiedUTF8() Option {
+	return func(o *options) { o.mutf8 = true }
+}
+
+// Replacement sets what [Replace] writes for each ill-formed subpart. The
+// default is U+FFFD. Replacement panics if s is not valid UTF-8 or longer than
+// 64 bytes; s may be empty.
+func Replacement(s string) Option {
+	if !utf8.ValidString(s) {
+		panic(fmt.Sprintf("utf8stream: replacement %q is not valid UTF-8", s))
+	}
+	if len(s) > maxReplacement {
+		panic(fmt.Sprintf("utf8stream: replacement is %d bytes, more than %d", len(s), maxReplacement))
+	}
+	return func(o *options) { o.replacement = s }
+}
+
+// OnInvalid sets a function that is called once for each ill-formed subpart,
+// in stream order, as the subpart is consumed, whatever the policy. The Error
+// it gets holds its own copy of the bytes. By default nothing is called.
+func OnInvalid(f func(Error)) Option {
+	return func(o *options) { o.onInvalid = f }
+}
+
+// Stats counts the ill-formed input a [Transformer], [Reader] or [Writer] has
+// consumed since it was made or last Reset.
+type Stats struct {
+	Subparts int64 // ill-formed subparts, each counted once
+	Bytes    int64 // bytes in those subparts
+	First    int64 // stream offset of the first one, or -1 if there was none
+	Escaped  int64 // valid sequences escaped by OPTU8 (EE BE xx, EE BF xx and, under NoNUL, EE BC 80)
+}

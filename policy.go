@@ -1,0 +1,89 @@
+package utf8stream
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Policy says what happens to ill-formed UTF-8. The zero value is [Reject].
+type Policy uint8
+
+const (
+	// Reject stops at the first ill-formed subpart with an *[Error].
+	Reject Policy = iota
+	// Replace emits one U+FFFD (EF BF BD) per maximal subpart.
+	Replace
+	// SurrogateEscape emits U+DC00+b (ED B2 80..ED B3 BF) per ill-formed byte b; the output is not valid UTF-8.
+	SurrogateEscape
+	// OPTU8 emits U+EF00+b (EE BE 80..EE BF BF) per ill-formed byte b, and escapes valid EE BE xx and EE BF xx byte by byte.
+	OPTU8
+	// Drop removes ill-formed subparts.
+	Drop
+	// Windows1252 decodes each ill-formed byte as Windows-1252 (U+0080..U+2122), and bytes it leaves undefined as U+FFFD.
+	Windows1252
+
+	numPolicies
+)
+
+var policyNames = [numPolicies]string{
+	Reject:          "reject",
+	Replace:         "replace",
+	SurrogateEscape: "surrogateescape",
+	OPTU8:           "optu8",
+	Drop:            "drop",
+	Windows1252:     "windows1252",
+}
+
+// String returns the policy's name as [ParsePolicy] accepts it, such as "replace".
+func (p Policy) String() string {
+	if p < numPolicies {
+		return policyNames[p]
+	}
+	return fmt.Sprintf("Policy(%d)", uint8(p))
+}
+
+// escapes reports whether p maps each ill-formed byte to an escape that [Unescaper] can restore.
+func (p Policy) escapes() bool { return p == SurrogateEscape || p == OPTU8 }
+
+var errPolicy = errors.New("utf8stream: unknown policy")
+
+// ParsePolicy returns the policy named s. It accepts the names [Policy.String]
+// returns, in any case, plus "surrogate-escape", "optu-8", "ignore" (for
+// [Drop]) and "cp1252" (for [Windows1252]).
+func ParsePolicy(s string) (Policy, error) {
+	switch strings.ToLower(s) {
+	case "reject", "strict":
+		return Reject, nil
+	case "replace":
+		return Replace, nil
+	case "surrogateescape", "surrogate-escape":
+		return SurrogateEscape, nil
+	case "optu8", "optu-8":
+		return OPTU8, nil
+	case "drop", "ignore":
+		return Drop, nil
+	case "windows1252", "windows-1252", "cp1252":
+		return Windows1252, nil
+	}
+	return 0, fmt.Errorf("%w %q (want one of %s)", errPolicy, s, strings.Join(policyNames[:], ", "))
+}
+
+// MarshalText implements [encoding.TextMarshaler].
+func (p Policy) MarshalText() ([]byte, error) {
+	if p >= numPolicies {
+		return nil, fmt.Errorf("%w %d", errPolicy, uint8(p))
+	}
+	return []byte(policyNames[p]), nil
+}
+
+// UnmarshalText implements [encoding.TextUnmarshaler], so a Policy can be a
+// flag with [flag.TextVar].
+func (p *Policy) UnmarshalText(text []byte) error {
+	q, err := ParsePolicy(string(text))
+	if err != nil {
+		return err
+	}
+	*p = q
+	return nil
+}

@@ -1,0 +1,218 @@
+package utf8stream
+
+import (
+	"errors"
+	"io"
+
+	"golang.org/x/text/transform"
+)
+
+const (
+	// minDirect is the smallest p that Read reads into directly: room for
+	// the carried bytes of an unfinished sequence and some new input.
+	minDirect = 16
+	// minOut is the smallest p that Read transforms into directly; smaller
+	// reads go through a buffer of this size, which holds the output of any
+	// one unit (at most maxReplacement bytes).
+	minOut = 2 * maxReplacement
+	// maxDirect bounds a direct read under a policy that may change the
+	// input, because what follows the first change is kept until it is
+	// transformed. A Reader never holds more input than this.
+	maxDirect = 64 << 10
+	// maxEmptyReads is how many reads in a row may return 0, nil before
+	// Read gives up with io.ErrNoProgress, as bufio does.
+	maxEmptyReads = 100
+)
+
+var errNegativeRead = errors.New("utf8stream: reader returned invalid count")
+
+// Reader applies a policy to the bytes it reads from an underlying
+// [io.Reader].
+//
+// Read reads into the caller's slice and validates it in place; only from
+// the first byte the policy changes on does the input go through an internal
+// buffer, and only until the next stretch of valid input. Read returns every
+// valid byte before an error: under [Reject] the bytes before the ill-formed
+// subpart come first, with a nil error, and the *[Error] comes with the next
+// call. An error of the underlying reader other than [io.EOF] is returned as
+// it is, after the bytes read before it, and takes precedence over an
+// *[Error] found in the same read. A sequence left unfinished at io.EOF is
+// ill-formed; one left unfinished by another error is dropped, and the error
+// returned. Errors are sticky. Read never retains p.
+//
+// A Reader is not safe for concurrent use.
+type Reader struct {
+	r      io.Reader
+	t      Transformer
+	direct bool // the policy never needs the input after the first ill-formed subpart
+
+	src    []byte // input not yet transformed: src[s0:s1]
+	s0, s1 int
+	out    []byte // output not yet delivered, in outBuf
+	outBuf []byte
+	rerr   error // the underlying reader's error, returned after the bytes before it
+	err    error // sticky: returned by every Read once the bytes before it are out
+}
+
+// NewReader returns a Reader that applies policy p to what it reads from r.
+func NewReader(r io.Reader, p Policy, opts ...Option) *Reader {
+	rd := &Reader{t: *NewTransformer(p, opts...)}
+	o := &rd.t.c.o
+	rd.direct = p == Reject && !o.stripBOM && !o.cesu8 && !o.mutf8
+	rd.Reset(r)
+	return rd
+}
+
+// Reset discards all state and makes rd read from r, as NewReader would,
+// but keeps its buffers.
+func (rd *Reader) Reset(r io.Reader) {
+	rd.r = r
+	rd.t.Reset()
+	rd.s0, rd.s1 = 0, 0
+	rd.out = nil
+	rd.rerr, rd.err = nil, nil
+}
+
+// Stats returns the counts of ill-formed input read so far.
+func (rd *Reader) Stats() Stats { return rd.t.stats }
+
+// Read implements [io.Reader].
+func (rd *Reader) Read(p []byte) (int, error) {
+	if len(rd.out) > 0 {
+		n := copy(p, rd.out)
+		rd.out = rd.out[n:]
+		return n, nil
+	}
+	if rd.err != nil {
+		return 0, rd.err
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	for empty := 0; ; {
+		if rd.s0 < rd.s1 {
+			if n, err := rd.drain(p); n > 0 || err != nil {
+				return n, err
+			}
+		}
+		if rd.rerr != nil {
+			rd.err = rd.rerr
+			return 0, rd.err
+		}
+		var n, m int
+		var err error
+		if len(p) >= minDirect {
+			n, m, err = rd.readDirect(p)
+		} else {
+			m, err = rd.readBuffered()
+		}
+		if n > 0 || err != nil {
+			return n, err
+		}
+		if m == 0 && rd.rerr == nil {
+			if empty++; empty >= maxEmptyReads {
+				rd.err = io.ErrNoProgress
+				return 0, rd.err
+			}
+		}
+	}
+}
+
+// readDirect reads into p after the carried bytes of an unfinished sequence
+// and returns n, the length of the prefix of p that is output as it is, and
+// m, the bytes read. What follows that prefix is kept in src.
+func (rd *Reader) readDirect(p []byte) (n, m int, err error) {
+	k := copy(p, rd.src[rd.s0:rd.s1])
+	rd.s0, rd.s1 = 0, 0
+	lim := len(p)
+	if !rd.direct {
+		lim = min(lim, max(maxDirect, rd.t.c.o.bufSize))
+	}
+	m, rd.rerr = rd.r.Read(p[k:lim])
+	if m < 0 || m > lim-k {
+		rd.err = errNegativeRead
+		return 0, 0, rd.err
+	}
+	end := k + m
+	atEOF := rd.rerr == io.EOF
+	n, serr := rd.t.Span(p[:end], atEOF)
+	if serr == nil {
+		return n, m, nil
+	}
+	if rd.direct && serr == transform.ErrEndOfSpan {
+		// Under Reject the unit at n is ill-formed, and nothing after it
+		// is ever read: compute the error now and keep no input.
+		_, _, err := rd.t.Transform(nil, p[n:end], atEOF)
+		rd.fail(err)
+	} else {
+		rd.src = append(rd.src[:0], p[n:end]...)
+		rd.s1 = len(rd.src)
+	}
+	if n > 0 || rd.err == nil {
+		return n, m, nil
+	}
+	return 0, m, rd.err
+}
+
+// readBuffered reads into src, for a caller whose p is too small to hold an
+// unfinished sequence and what completes it.
+func (rd *Reader) readBuffered() (int, error) {
+	if rd.s0 > 0 {
+		rd.s1 = copy(rd.src, rd.src[rd.s0:rd.s1])
+		rd.s0 = 0
+	}
+	if size := rd.t.c.o.bufSize; cap(rd.src) < size {
+		rd.src = append(make([]byte, 0, size), rd.src[:rd.s1]...)
+	}
+	rd.src = rd.src[:cap(rd.src)]
+	m, err := rd.r.Read(rd.src[rd.s1:])
+	if m < 0 || m > len(rd.src)-rd.s1 {
+		rd.err = errNegativeRead
+		return 0, rd.err
+	}
+	rd.s1 += m
+	rd.rerr = err
+	return m, nil
+}
+
+// drain transforms the input in src into p. It returns 0 and a nil error
+// when it needs more input.
+func (rd *Reader) drain(p []byte) (int, error) {
+	dst := p
+	if len(p) < minOut {
+		if rd.outBuf == nil {
+			rd.outBuf = make([]byte, minOut)
+		}
+		dst = rd.outBuf
+	}
+	nDst, nSrc, err := rd.t.Transform(dst, rd.src[rd.s0:rd.s1], rd.rerr == io.EOF)
+	rd.s0 += nSrc
+	if len(p) < minOut {
+		n := copy(p, dst[:nDst])
+		rd.out = dst[n:nDst]
+		nDst = n
+	}
+	switch err {
+	case nil, transform.ErrShortDst:
+	case transform.ErrShortSrc:
+		if nDst == 0 && rd.rerr != nil {
+			// Another error cut the stream inside a sequence.
+			rd.err = rd.rerr
+		}
+	default:
+		rd.fail(err)
+	}
+	if nDst > 0 || rd.err == nil {
+		return nDst, nil
+	}
+	return 0, rd.err
+}
+
+// fail makes a validation error sticky, unless the underlying reader failed
+// too: its error takes precedence.
+func (rd *Reader) fail(err error) {
+	if rd.rerr != nil && rd.rerr != io.EOF {
+		err = rd.rerr
+	}
+	rd.err = err
+}

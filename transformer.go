@@ -1,0 +1,183 @@
+package utf8stream
+
+import (
+	"bytes"
+
+	"golang.org/x/text/transform"
+)
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// Transformer applies a policy to a stream of bytes. It implements
+// [transform.SpanningTransformer], so it works with [transform.NewReader],
+// [transform.NewWriter], [transform.String] and [transform.Chain].
+//
+// Transformer keeps no input: at the end of a chunk that stops inside a
+// sequence it returns [transform.ErrShortSrc] with the 1 to 3 unfinished bytes
+// not consumed, as the Transformer contract asks, and the caller presents them
+// again with more input. Its state is the stream offset, the [Stats] and
+// whether a byte order mark is still to be stripped.
+//
+// A Transformer is not safe for concurrent use.
+type Transformer struct {
+	c     core
+	off   int64 // bytes consumed since the start of the stream
+	stats Stats
+}
+
+// NewTransformer returns a Transformer that applies p to ill-formed input.
+func NewTransformer(p Policy, opts ...Option) *Transformer {
+	t := &Transformer{c: newCore(p, opts)}
+	t.Reset()
+	return t
+}
+
+// Reset clears the stream offset and the [Stats], so that t can start a new stream.
+func (t *Transformer) Reset() {
+	t.off = 0
+	t.stats = Stats{First: -1}
+}
+
+// Offset returns how many bytes of the stream t has consumed.
+func (t *Transformer) Offset() int64 { return t.off }
+
+// Stats returns the counts of ill-formed input consumed so far.
+func (t *Transformer) Stats() Stats { return t.stats }
+
+// Policy returns the policy t applies.
+func (t *Transformer) Policy() Policy { return t.c.policy }
+
+// bomPrefix reports what a byte order mark to be stripped does at the start
+// of src: skip is 3 when src starts with one, and short is set when src is a
+// proper prefix of one and more input decides.
+func (t *Transformer) bomPrefix(src []byte, atEOF bool) (skip int, short bool) {
+	if !t.c.o.stripBOM || t.off != 0 || len(src) == 0 {
+		return 0, false
+	}
+	if bytes.HasPrefix(src, bom) {
+		return len(bom), false
+	}
+	return 0, !atEOF && len(src) < len(bom) && bytes.HasPrefix(bom, src)
+}
+
+// Transform implements [transform.Transformer]. Under [Reject] it stops at
+// the first ill-formed subpart with an *[Error], after writing every valid
+// byte before it; the subpart is not consumed.
+func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
+	skip, short := t.bomPrefix(src, atEOF)
+	if short {
+		return 0, 0, transform.ErrShortSrc
+	}
+	nSrc = skip
+	for nSrc < len(src) {
+		if v := t.c.span(src[nSrc:]); v > 0 {
+			if room := len(dst) - nDst; v > room {
+				// Copy what fits, up to the start of a sequence.
+				v = room
+				for v > 0 && src[nSrc+v]&0xC0 == 0x80 {
+					v--
+				}
+				err = transform.ErrShortDst
+			}
+			copy(dst[nDst:], src[nSrc:nSrc+v])
+			nDst += v
+			nSrc += v
+			if err != nil {
+				break
+			}
+			continue
+		}
+		nd, ns, uerr := t.step(dst[nDst:], src[nSrc:], atEOF, nSrc)
+		nDst += nd
+		nSrc += ns
+		if uerr != nil {
+			err = uerr
+			break
+		}
+	}
+	t.off += int64(nSrc)
+	return nDst, nSrc, err
+}
+
+// step handles the one unit at the start of src, where span stopped: it
+// writes the unit's output to dst and returns how much it wrote and consumed.
+// pos is src's position in the chunk, so t.off+pos is its stream offset.
+func (t *Transformer) step(dst, src []byte, atEOF bool, pos int) (nDst, nSrc int, err error) {
+	n, k := t.c.unit(src, atEOF)
+	switch k {
+	case kShort:
+		return 0, 0, transform.ErrShortSrc
+	case kInvalid:
+		if t.c.policy == Reject {
+			e := &Error{Offset: t.off + int64(pos), Bytes: bytes.Clone(src[:n])}
+			// The stream stops here; count its one error once, however
+			// often the caller presents it again.
+			if t.stats.Subparts == 0 {
+				t.record(e)
+			}
+			return 0, 0, e
+		}
+	}
+	nd, ok := t.c.emit(dst, src[:n], k)
+	if !ok {
+		return 0, 0, transform.ErrShortDst
+	}
+	switch k {
+	case kInvalid:
+		t.record(&Error{Offset: t.off + int64(pos), Bytes: src[:n]})
+	case kEscape:
+		t.stats.Escaped++
+	}
+	return nd, n, nil
+}
+
+// record counts an ill-formed subpart and calls the OnInvalid function, if
+// any, with a copy of e that owns its bytes.
+func (t *Transformer) record(e *Error) {
+	if t.stats.Subparts == 0 {
+		t.stats.First = e.Offset
+	}
+	t.stats.Subparts++
+	t.stats.Bytes += int64(len(e.Bytes))
+	if f := t.c.o.onInvalid; f != nil {
+		f(Error{Offset: e.Offset, Bytes: bytes.Clone(e.Bytes)})
+	}
+}
+
+// Span implements [transform.SpanningTransformer]. It returns the length of
+// the prefix of src that t would copy unchanged, which under every policy
+// but [OPTU8] (and [NoNUL], [StripBOM]) is the well-formed prefix. The error
+// is nil when that is all of src, [transform.ErrShortSrc] when src ends in
+// an unfinished sequence and atEOF is false, and [transform.ErrEndOfSpan]
+// otherwise. Like Transform, Span advances the stream offset by n.
+func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
+	if skip, short := t.bomPrefix(src, atEOF); short {
+		return 0, transform.ErrShortSrc
+	} else if skip > 0 {
+		return 0, transform.ErrEndOfSpan
+	}
+	n = t.c.span(src)
+	if n < len(src) {
+		err = transform.ErrEndOfSpan
+		if _, k := t.c.unit(src[n:], atEOF); k == kShort {
+			err = transform.ErrShortSrc
+		}
+	}
+	t.off += int64(n)
+	return n, err
+}
+
+// next handles the one unit at the start of src, for a caller that passes
+// valid runs on itself (Writer), stripping a byte order mark at stream
+// offset 0 as Transform would.
+func (t *Transformer) next(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
+	if skip, short := t.bomPrefix(src, atEOF); short {
+		return 0, 0, transform.ErrShortSrc
+	} else if skip > 0 {
+		nSrc = skip
+	} else {
+		nDst, nSrc, err = t.step(dst, src, atEOF, 0)
+	}
+	t.off += int64(nSrc)
+	return nDst, nSrc, err
+}

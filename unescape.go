@@ -1,0 +1,110 @@
+package utf8stream
+
+import (
+	"bytes"
+
+	"golang.org/x/text/transform"
+)
+
+// Unescaper restores the bytes that [SurrogateEscape] or [OPTU8] escaped:
+// each escape (ED B2 80..ED B3 BF, or EE BE 80..EE BF BF) becomes the one
+// byte 80..FF it stands for, and every other byte is copied as it is. So
+// restoring the output of the matching policy gives back the original input,
+// whatever it was. With [NoNUL] it also turns U+DC00 (ED B0 80) or U+EF00
+// (EE BC 80) back into 00; no other escape yields a byte below 80.
+//
+// For [Reject], [Replace], [Drop] and [Windows1252] there is nothing to
+// restore and an Unescaper copies its input unchanged.
+//
+// Unescaper implements [transform.SpanningTransformer]. It keeps no input
+// and has no state: at the end of a chunk that stops inside an escape it
+// returns [transform.ErrShortSrc]. An Unescaper is safe for concurrent use.
+type Unescaper struct {
+	lead, mid byte // the escape of byte 00: ED B0 (U+DC00) or EE BC (U+EF00); lead 0: copy
+	nul       bool
+}
+
+// NewUnescaper returns an Unescaper for the escapes of policy p. Of the
+// options it heeds only [NoNUL].
+func NewUnescaper(p Policy, opts ...Option) *Unescaper {
+	u := &Unescaper{nul: newOptions(opts).noNUL}
+	switch p {
+	case SurrogateEscape:
+		u.lead, u.mid = 0xED, 0xB0
+	case OPTU8:
+		u.lead, u.mid = 0xEE, 0xBC
+	}
+	return u
+}
+
+// Reset implements [transform.Transformer]; an Unescaper has no state.
+func (u *Unescaper) Reset() {}
+
+// match reports whether src starts with an escape, and whether src is too
+// short to tell while it could still start one.
+func (u *Unescaper) match(src []byte) (ok, short bool) {
+	// src[0] == u.lead
+	if len(src) > 1 {
+		c := src[1]
+		if c != u.mid|2 && c != u.mid|3 && !(u.nul && c == u.mid) {
+			return false, false
+		}
+		if len(src) > 2 {
+			if c == u.mid {
+				return src[2] == 0x80, false
+			}
+			return src[2]&0xC0 == 0x80, false
+		}
+	}
+	return false, true
+}
+
+// Span implements [transform.SpanningTransformer]: it returns the length of
+// the prefix of src that holds no escape.
+func (u *Unescaper) Span(src []byte, atEOF bool) (n int, err error) {
+	if u.lead == 0 {
+		return len(src), nil
+	}
+	for n < len(src) {
+		i := bytes.IndexByte(src[n:], u.lead)
+		if i < 0 {
+			return len(src), nil
+		}
+		n += i
+		ok, short := u.match(src[n:])
+		if ok {
+			return n, transform.ErrEndOfSpan
+		}
+		if short && !atEOF {
+			return n, transform.ErrShortSrc
+		}
+		n++
+	}
+	return n, nil
+}
+
+// Transform implements [transform.Transformer].
+func (u *Unescaper) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
+	for nSrc < len(src) {
+		v, serr := u.Span(src[nSrc:], atEOF)
+		if room := len(dst) - nDst; v > room {
+			v, serr = room, transform.ErrShortDst
+		}
+		nDst += copy(dst[nDst:], src[nSrc:nSrc+v])
+		nSrc += v
+		switch serr {
+		case nil:
+			return nDst, nSrc, nil
+		case transform.ErrEndOfSpan:
+		default:
+			return nDst, nSrc, serr
+		}
+		if nDst == len(dst) {
+			return nDst, nSrc, transform.ErrShortDst
+		}
+		dst[nDst] = (src[nSrc+1]&3)<<6 | src[nSrc+2]&0x3F
+		nDst++
+		nSrc += 3
+	}
+	return nDst, nSrc, nil
+}

@@ -1,0 +1,240 @@
+package utf8stream
+
+import (
+	"errors"
+	"io"
+
+	"golang.org/x/text/transform"
+)
+
+var errClosed = errors.New("utf8stream: write after close")
+
+// Writer applies a policy to the bytes written to it and writes the result
+// to an underlying [io.Writer].
+//
+// A run of valid input goes to the underlying writer as it is, in the
+// caller's slice, unless it is short enough to be gathered with repaired
+// output into one write. Only an unfinished sequence at the end of p (at
+// most 3 bytes, 5 under [CESU8]) is kept, to be completed by the next Write
+// or settled by Close. Write returns the exact number of bytes of p whose
+// output reached the underlying writer (or that are kept as such an
+// unfinished sequence); it returns [io.ErrShortWrite] when the underlying
+// writer takes less than it was given without an error. Under [Reject] it
+// writes the valid bytes before an ill-formed subpart and returns their
+// count with an *[Error]. Errors are sticky. Write never retains p.
+//
+// A Writer is not safe for concurrent use.
+type Writer struct {
+	w      io.Writer
+	t      Transformer
+	tail   [8]byte // an unfinished sequence carried to the next Write
+	ntail  int
+	buf    []byte // output gathered for the next write to w
+	marks  []mark // the units in buf whose output is not a copy of their input
+	base   int    // the position in p where buf's input starts
+	err    error  // sticky
+	closed bool
+	cerr   error // what Close returned
+}
+
+// A mark records a unit in Writer.buf whose output differs from its input,
+// so that a short write can be traced back to the input it covers.
+type mark struct {
+	out, nout int // the unit's output is buf[out:out+nout]
+	nin       int // the unit's input bytes from the current p
+}
+
+// NewWriter returns a Writer that applies policy p to what is written to it
+// and writes the result to w.
+func NewWriter(w io.Writer, p Policy, opts ...Option) *Writer {
+	wr := &Writer{t: *NewTransformer(p, opts...)}
+	wr.Reset(w)
+	return wr
+}
+
+// Reset discards all state, including an unfinished sequence, and makes wr
+// write to w, as NewWriter would, but keeps its buffers.
+func (wr *Writer) Reset(w io.Writer) {
+	wr.w = w
+	wr.t.Reset()
+	wr.ntail = 0
+	wr.buf = wr.buf[:0]
+	wr.marks = wr.marks[:0]
+	wr.err, wr.cerr = nil, nil
+	wr.closed = false
+}
+
+// Stats returns the counts of ill-formed input written so far.
+func (wr *Writer) Stats() Stats { return wr.t.stats }
+
+// Write implements [io.Writer].
+func (wr *Writer) Write(p []byte) (n int, err error) {
+	if wr.err != nil {
+		return 0, wr.err
+	}
+	wr.base = 0
+	for wr.ntail > 0 && n < len(p) && wr.err == nil {
+		if m, err := wr.reserve(n); err != nil {
+			return m, err
+		}
+		n = wr.fringe(p, n)
+	}
+	for n < len(p) && wr.err == nil {
+		v, serr := wr.t.Span(p[n:], false)
+		if v > 0 {
+			if len(wr.buf)+v <= cap(wr.buf) {
+				wr.buf = append(wr.buf, p[n:n+v]...)
+			} else {
+				if m, err := wr.flush(n); err != nil {
+					return m, err
+				}
+				m, err := wr.w.Write(p[n : n+v])
+				if err = wr.check(m, v, err); err != nil {
+					return n + min(max(m, 0), v), err
+				}
+				wr.base = n + v
+			}
+			n += v
+		}
+		if serr == nil {
+			break
+		}
+		if serr == transform.ErrShortSrc {
+			wr.ntail = copy(wr.tail[:], p[n:])
+			n = len(p)
+			break
+		}
+		if m, err := wr.reserve(n); err != nil {
+			return m, err
+		}
+		nd, ns, err := wr.t.next(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], false)
+		if err != nil {
+			// Span found no unfinished sequence here, so this is an
+			// *Error under Reject.
+			wr.err = err
+			break
+		}
+		if nd != ns {
+			wr.marks = append(wr.marks, mark{len(wr.buf), nd, ns})
+		}
+		wr.buf = wr.buf[:len(wr.buf)+nd]
+		n += ns
+	}
+	if m, err := wr.flush(n); err != nil {
+		return m, err
+	}
+	return n, wr.err
+}
+
+// fringe settles the unit that starts in the carried bytes, completing it
+// with the bytes of p from n on, and returns the new n.
+func (wr *Writer) fringe(p []byte, n int) int {
+	var src [16]byte
+	k := copy(src[:], wr.tail[:wr.ntail])
+	j := copy(src[k:], p[n:])
+	nd, ns, err := wr.t.next(wr.buf[len(wr.buf):cap(wr.buf)], src[:k+j], false)
+	switch err {
+	case nil:
+	case transform.ErrShortSrc:
+		// The unit needs more than p holds: keep all of it.
+		wr.ntail = copy(wr.tail[:], src[:k+j])
+		return n + j
+	default:
+		wr.err = err
+		return n
+	}
+	in := max(ns-k, 0)
+	wr.marks = append(wr.marks, mark{len(wr.buf), nd, in})
+	wr.buf = wr.buf[:len(wr.buf)+nd]
+	if ns < k {
+		wr.ntail = copy(wr.tail[:], wr.tail[ns:k])
+	} else {
+		wr.ntail = 0
+	}
+	return n + in
+}
+
+// reserve makes room in buf for the output of any one unit, allocating buf
+// or flushing it. n is the position in p that buf's input reaches.
+func (wr *Writer) reserve(n int) (int, error) {
+	if cap(wr.buf)-len(wr.buf) >= minOut {
+		return 0, nil
+	}
+	if m, err := wr.flush(n); err != nil {
+		return m, err
+	}
+	if cap(wr.buf) < minOut {
+		wr.buf = make([]byte, 0, max(wr.t.c.o.bufSize, minOut))
+	}
+	return 0, nil
+}
+
+// flush writes buf to the underlying writer; n is the position in p that
+// buf's input reaches. On an error it returns how many bytes of p reached
+// the underlying writer.
+func (wr *Writer) flush(n int) (int, error) {
+	if len(wr.buf) > 0 {
+		m, err := wr.w.Write(wr.buf)
+		if err = wr.check(m, len(wr.buf), err); err != nil {
+			return wr.base + wr.written(m), err
+		}
+		wr.buf = wr.buf[:0]
+		wr.marks = wr.marks[:0]
+	}
+	wr.base = n
+	return 0, nil
+}
+
+// check turns the result of a write of want bytes into an error, which it
+// makes sticky.
+func (wr *Writer) check(m, want int, err error) error {
+	if err == nil && m != want {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		wr.err = err
+	}
+	return err
+}
+
+// written returns how many bytes of input buf[:m] covers: valid bytes count
+// one for one, and a marked unit only when all its output is in buf[:m].
+func (wr *Writer) written(m int) int {
+	m = min(max(m, 0), len(wr.buf))
+	in, pos := 0, 0
+	for _, mk := range wr.marks {
+		if m < mk.out+mk.nout {
+			return in + max(min(m, mk.out)-pos, 0)
+		}
+		in += mk.out - pos + mk.nin
+		pos = mk.out + mk.nout
+	}
+	return in + m - pos
+}
+
+// Close settles an unfinished sequence at the end of the stream: under
+// [Reject] it returns an *[Error] for it, and under the other policies it
+// writes the policy's output for it. It does not close the underlying
+// writer. Close returns the first error the Writer met, if any; calling it
+// again returns the same, and a Write after Close fails.
+func (wr *Writer) Close() error {
+	if wr.closed {
+		return wr.cerr
+	}
+	wr.closed = true
+	if wr.err == nil && wr.ntail > 0 {
+		wr.reserve(0)
+		nd, _, err := wr.t.Transform(wr.buf[len(wr.buf):cap(wr.buf)], wr.tail[:wr.ntail], true)
+		wr.ntail = 0
+		wr.buf = wr.buf[:len(wr.buf)+nd]
+		wr.flush(0)
+		if err != nil && wr.err == nil {
+			wr.err = err
+		}
+	}
+	wr.cerr = wr.err
+	if wr.err == nil {
+		wr.err = errClosed
+	}
+	return wr.cerr
+}
