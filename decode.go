@@ -53,9 +53,9 @@ var first = func() (t [256]uint8) {
 type status uint8
 
 const (
-	complete status = iota // a well-formed sequence
-	illFormed              // a maximal ill-formed subpart
-	short                  // a proper prefix of a well-formed sequence: more input decides
+	complete  status = iota // a well-formed sequence
+	illFormed               // a maximal ill-formed subpart
+	short                   // a proper prefix of a well-formed sequence: more input decides
 )
 
 // scan looks at the sequence that starts p, which must not be empty. It
