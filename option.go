@@ -22,6 +22,7 @@ type options struct {
 	mutf8       bool
 	replacement string
 	onInvalid   func(Error)
+	mw          middlewareOptions // options of Middleware only, in middleware.go
 }
 
 func newOptions(opts []Option) options {
