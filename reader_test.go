@@ -1,0 +1,296 @@
+package utf8stream
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/utf8stream/utf8stream/internal/textgen"
+	"golang.org/x/text/transform"
+)
+
+// chunkReader returns at most n bytes per Read.
+type chunkReader struct {
+	s string
+	n int
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if r.s == "" {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), r.n)], r.s)
+	r.s = r.s[k:]
+	return k, nil
+}
+
+func iotestChunkReader(s string, n int) io.Reader { return &chunkReader{s, n} }
+
+// randomReader returns 0 to max bytes per Read, some reads empty.
+type randomReader struct {
+	s   string
+	max int
+	rng *rand.Rand
+}
+
+func (r *randomReader) Read(p []byte) (int, error) {
+	if r.s == "" {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), r.rng.IntN(r.max+1))], r.s)
+	r.s = r.s[k:]
+	return k, nil
+}
+
+// readAllErr reads r to the end, as io.ReadAll does, and also returns
+// io.EOF rather than nil.
+func readAllErr(r io.Reader) ([]byte, error) {
+	var out []byte
+	buf := make([]byte, 512)
+	for range 1 << 20 {
+		n, err := r.Read(buf)
+		out = append(out, buf[:n]...)
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, errors.New("reader never ended")
+}
+
+// readSmall reads r with a buffer of n bytes.
+func readSmall(r io.Reader, n int) ([]byte, error) {
+	var out []byte
+	buf := make([]byte, n)
+	for range 1 << 22 {
+		k, err := r.Read(buf)
+		out = append(out, buf[:k]...)
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, errors.New("reader never ended")
+}
+
+type readerCase struct {
+	name string
+	mk   func(s string) io.Reader
+}
+
+func readerCases(seed uint64) []readerCase {
+	return []readerCase{
+		{"whole", func(s string) io.Reader { return strings.NewReader(s) }},
+		{"OneByteReader", func(s string) io.Reader { return iotest.OneByteReader(strings.NewReader(s)) }},
+		{"HalfReader", func(s string) io.Reader { return iotest.HalfReader(strings.NewReader(s)) }},
+		{"DataErrReader", func(s string) io.Reader { return iotest.DataErrReader(strings.NewReader(s)) }},
+		{"chunks of 2", func(s string) io.Reader { return iotestChunkReader(s, 2) }},
+		{"chunks of 3", func(s string) io.Reader { return iotestChunkReader(s, 3) }},
+		{"random", func(s string) io.Reader {
+			return &randomReader{s, 5, rand.New(rand.NewPCG(seed, 1))}
+		}},
+	}
+}
+
+// TestReaderChunking reads every vector through every chunking reader, with
+// caller buffers large and small, and checks output and error against
+// transform.String of the whole input.
+func TestReaderChunking(t *testing.T) {
+	for _, tc := range vectors {
+		// Long runs on both sides exercise the direct path.
+		for _, in := range []string{tc.in, strings.Repeat("x", 40) + tc.in + strings.Repeat("ü", 30)} {
+			for _, p := range allPolicies {
+				want, wantErr := transformString(NewTransformer(p), in)
+				if wantErr == nil {
+					wantErr = io.EOF
+				}
+				for _, rc := range readerCases(uint64(len(in))) {
+					for _, bufSize := range []int{1, 3, 17, 512} {
+						got, err := readSmall(NewReader(rc.mk(in), p), bufSize)
+						if string(got) != want || !sameError(err, wantErr) {
+							t.Fatalf("%v %s %q via %s, buffer %d: got %q, %v; want %q, %v",
+								p, tc.desc, in, rc.name, bufSize, got, err, want, wantErr)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestReaderLongInputs reads generated text with 1% ill-formed bytes through
+// small random reads.
+func TestReaderLongInputs(t *testing.T) {
+	for _, name := range []string{"invalid1pct", "random", "emoji"} {
+		in := string(textgen.Make(name, 100_000))
+		for _, p := range allPolicies {
+			want, wantErr := transformString(NewTransformer(p), in)
+			if wantErr == nil {
+				wantErr = io.EOF
+			}
+			for _, rc := range readerCases(7) {
+				got, err := readAllErr(NewReader(rc.mk(in), p))
+				if string(got) != want || !sameError(err, wantErr) {
+					t.Fatalf("%v %s via %s: got %d bytes, %v; want %d bytes, %v", p, name, rc.name, len(got), err, len(want), wantErr)
+				}
+			}
+		}
+	}
+}
+
+// TestReaderIOTest runs iotest.TestReader on every policy, on valid input
+// and, for the repairing policies, on ill-formed input.
+func TestReaderIOTest(t *testing.T) {
+	for _, name := range []string{"ascii", "japanese", "invalid1pct"} {
+		in := string(textgen.Make(name, 10_000))
+		for _, p := range allPolicies {
+			want, err := transformString(NewTransformer(p), in)
+			if err != nil {
+				continue // Reject on ill-formed input: not a plain reader
+			}
+			for _, rc := range readerCases(3) {
+				if err := iotest.TestReader(NewReader(rc.mk(in), p), []byte(want)); err != nil {
+					t.Errorf("%v %s via %s: %v", p, name, rc.name, err)
+				}
+			}
+		}
+	}
+}
+
+// TestReaderDataBeforeError checks that Reject returns the valid prefix with
+// a nil error, then the *Error, and that the error is sticky.
+func TestReaderDataBeforeError(t *testing.T) {
+	r := NewReader(strings.NewReader("valid text\xF5more"), Reject)
+	buf := make([]byte, 100)
+	n, err := r.Read(buf)
+	if n != 10 || err != nil || string(buf[:n]) != "valid text" {
+		t.Fatalf("first Read = %d %q, %v; want 10 \"valid text\", nil", n, buf[:n], err)
+	}
+	for range 2 {
+		n, err = r.Read(buf)
+		var e *Error
+		if n != 0 || !errors.As(err, &e) || e.Offset != 10 || !bytes.Equal(e.Bytes, []byte{0xF5}) {
+			t.Fatalf("next Read = %d, %v; want 0, *Error at 10", n, err)
+		}
+	}
+}
+
+// errReader returns its data and then err, which is not io.EOF.
+type errReader struct {
+	data string
+	err  error
+}
+
+func (r *errReader) Read(p []byte) (int, error) {
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	if r.data == "" {
+		return n, r.err
+	}
+	return n, nil
+}
+
+// TestReaderUnderlyingError checks that a non-EOF error of the underlying
+// reader comes after the bytes before it and beats a validation error.
+func TestReaderUnderlyingError(t *testing.T) {
+	boom := errors.New("boom")
+	for _, tc := range []struct {
+		desc, in, want string
+		p              Policy
+	}{
+		{"valid", "héllo", "héllo", Reject},
+		{"unfinished tail is dropped", "ab\xE2\x82", "ab", Replace},
+		{"ill-formed before the error is repaired", "a\xFFb", "a\uFFFDb", Replace},
+		{"read error beats validation error", "a\xFFb", "a", Reject},
+	} {
+		for _, bufSize := range []int{1, 512} {
+			got, err := readSmall(NewReader(&errReader{tc.in, boom}, tc.p), bufSize)
+			if string(got) != tc.want || err != boom {
+				t.Errorf("%s (buffer %d): got %q, %v; want %q, boom", tc.desc, bufSize, got, err, tc.want)
+			}
+		}
+	}
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read([]byte) (int, error) { return 0, nil }
+
+func TestReaderNoProgress(t *testing.T) {
+	_, err := NewReader(zeroReader{}, Replace).Read(make([]byte, 64))
+	if err != io.ErrNoProgress {
+		t.Fatalf("Read = %v; want io.ErrNoProgress", err)
+	}
+}
+
+type badCountReader struct{}
+
+func (badCountReader) Read(p []byte) (int, error) { return len(p) + 1, nil }
+
+func TestReaderBadCount(t *testing.T) {
+	for _, n := range []int{4, 64} {
+		_, err := NewReader(badCountReader{}, Replace).Read(make([]byte, n))
+		if err == nil {
+			t.Errorf("Read(%d) with a reader that returns too much: nil error", n)
+		}
+	}
+}
+
+func TestReaderReset(t *testing.T) {
+	r := NewReader(strings.NewReader("a\xFF"), Reject)
+	if _, err := io.ReadAll(r); err == nil {
+		t.Fatal("no error")
+	}
+	r.Reset(strings.NewReader("\xC3"))
+	got, err := io.ReadAll(r)
+	var e *Error
+	if len(got) != 0 || !errors.As(err, &e) || e.Offset != 0 || !bytes.Equal(e.Bytes, []byte{0xC3}) {
+		t.Fatalf("after Reset: %q, %v; want truncated sequence at 0", got, err)
+	}
+	if s := r.Stats(); s.Subparts != 1 || s.First != 0 {
+		t.Fatalf("after Reset: Stats = %+v", s)
+	}
+}
+
+// TestReaderMatchesTransformReader compares the Reader with x/text's
+// transform.NewReader around the same Transformer.
+func TestReaderMatchesTransformReader(t *testing.T) {
+	in := string(textgen.Make("invalid1pct", 50_000))
+	for _, p := range allPolicies {
+		want, werr := io.ReadAll(transform.NewReader(strings.NewReader(in), NewTransformer(p)))
+		got, err := io.ReadAll(NewReader(strings.NewReader(in), p))
+		if !bytes.Equal(got, want) || !sameError(err, werr) {
+			t.Errorf("%v: Reader and transform.Reader differ: %d bytes, %v vs %d bytes, %v", p, len(got), err, len(want), werr)
+		}
+	}
+}
+
+// TestReaderAllocs checks that steady-state Read allocates nothing.
+func TestReaderAllocs(t *testing.T) {
+	for _, name := range []string{"japanese", "invalid1pct"} {
+		in := textgen.Make(name, 64<<10)
+		for _, p := range allPolicies {
+			if p == Reject && name == "invalid1pct" {
+				continue
+			}
+			br := bytes.NewReader(in)
+			r := NewReader(br, p)
+			buf := make([]byte, 4096)
+			io.CopyBuffer(io.Discard, struct{ io.Reader }{r}, buf) // warm up buffers
+			allocs := testing.AllocsPerRun(20, func() {
+				br.Reset(in)
+				r.Reset(br)
+				for {
+					if _, err := r.Read(buf); err != nil {
+						break
+					}
+				}
+			})
+			if allocs != 0 {
+				t.Errorf("%v %s: %v allocations per pass; want 0", p, name, allocs)
+			}
+		}
+	}
+}
