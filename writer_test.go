@@ -1,0 +1,298 @@
+package utf8stream
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/utf8stream/utf8stream/internal/textgen"
+	"golang.org/x/text/transform"
+)
+
+// writeChunks writes in to a new Writer in pieces of the given sizes (the
+// last size repeats) and closes it.
+func writeChunks(p Policy, in []byte, sizes []int, opts ...Option) ([]byte, error) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf, p, opts...)
+	var err error
+	for i, k := 0, 0; i < len(in) && err == nil; k++ {
+		n := min(sizes[min(k, len(sizes)-1)], len(in)-i)
+		var m int
+		m, err = w.Write(in[i : i+n])
+		if err == nil && m != n {
+			return buf.Bytes(), errors.New("short count without error")
+		}
+		i += n
+	}
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	return buf.Bytes(), err
+}
+
+// TestWriterSplitEverywhere writes every vector split at every position,
+// and in pieces of 1 to 12 bytes, and checks output and error against
+// transform.String of the whole.
+func TestWriterSplitEverywhere(t *testing.T) {
+	for _, tc := range vectors {
+		for _, in := range []string{tc.in, "ab" + tc.in + "😀" + tc.in} {
+			for _, p := range allPolicies {
+				want, wantErr := transformString(NewTransformer(p), in)
+				check := func(how string, got []byte, err error) {
+					t.Helper()
+					if string(got) != want || !sameError(err, wantErr) {
+						t.Fatalf("%v %s %q %s: got %q, %v; want %q, %v", p, tc.desc, in, how, got, err, want, wantErr)
+					}
+				}
+				for cut := 0; cut <= len(in); cut++ {
+					got, err := writeChunks(p, []byte(in), []int{cut, len(in)})
+					check("split", got, err)
+				}
+				for size := 1; size <= 12; size++ {
+					got, err := writeChunks(p, []byte(in), []int{size})
+					check("pieces", got, err)
+				}
+			}
+		}
+	}
+}
+
+func TestWriterLongInputs(t *testing.T) {
+	for _, name := range []string{"invalid1pct", "random", "hindi"} {
+		in := textgen.Make(name, 100_000)
+		for _, p := range allPolicies {
+			want, wantErr := transformString(NewTransformer(p), string(in))
+			for _, sizes := range [][]int{{100_000}, {1}, {7}, {4096}, {3, 5000, 1, 2, 9999}} {
+				got, err := writeChunks(p, in, sizes, BufferSize(100))
+				if string(got) != want || !sameError(err, wantErr) {
+					t.Fatalf("%v %s sizes %v: got %d bytes, %v; want %d bytes, %v", p, name, sizes, len(got), err, len(want), wantErr)
+				}
+			}
+		}
+	}
+}
+
+func TestWriterRejectCounts(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf, Reject)
+	if n, err := w.Write([]byte("héllo \xE2")); n != 8 || err != nil {
+		t.Fatalf("Write = %d, %v; want 8, nil (the unfinished byte is kept)", n, err)
+	}
+	n, err := w.Write([]byte("\x82\xACok\xC0\xAFrest"))
+	var e *Error
+	if n != 4 || !errors.As(err, &e) || e.Offset != 12 || !bytes.Equal(e.Bytes, []byte{0xC0}) {
+		t.Fatalf("Write = %d, %v; want 4, *Error at 12", n, err)
+	}
+	if got := buf.String(); got != "héllo €ok" {
+		t.Fatalf("wrote %q; want %q", got, "héllo €ok")
+	}
+	if n, err2 := w.Write([]byte("more")); n != 0 || err2 != err {
+		t.Fatalf("Write after error = %d, %v; want 0 and the same error", n, err2)
+	}
+	if err2 := w.Close(); err2 != err {
+		t.Fatalf("Close = %v; want the same error", err2)
+	}
+}
+
+func TestWriterCloseTruncated(t *testing.T) {
+	for _, p := range allPolicies {
+		var buf bytes.Buffer
+		w := NewWriter(&buf, p)
+		if _, err := w.Write([]byte("ab\xF0\x9F\x98")); err != nil {
+			t.Fatal(err)
+		}
+		if buf.String() != "ab" {
+			t.Fatalf("%v: before Close wrote %q; want \"ab\"", p, buf.String())
+		}
+		err := w.Close()
+		want, _, _ := refTransform(p, []byte("ab\xF0\x9F\x98"), refOpts{})
+		if buf.String() != string(want) {
+			t.Errorf("%v: after Close wrote %q; want %q", p, buf.String(), want)
+		}
+		var e *Error
+		if (p == Reject) != errors.As(err, &e) || p == Reject && (e.Offset != 2 || len(e.Bytes) != 3) {
+			t.Errorf("%v: Close = %v", p, err)
+		}
+		if err2 := w.Close(); err2 != err {
+			t.Errorf("%v: second Close = %v; want %v", p, err2, err)
+		}
+		if n, err := w.Write([]byte("x")); n != 0 || err == nil {
+			t.Errorf("%v: Write after Close = %d, %v; want an error", p, n, err)
+		}
+	}
+}
+
+// closeTracker records whether Close was called.
+type closeTracker struct {
+	bytes.Buffer
+	closed bool
+}
+
+func (c *closeTracker) Close() error { c.closed = true; return nil }
+
+func TestWriterCloseLeavesUnderlyingOpen(t *testing.T) {
+	var c closeTracker
+	w := NewWriter(&c, Replace)
+	w.Write([]byte("x"))
+	w.Close()
+	if c.closed {
+		t.Fatal("Writer.Close closed the underlying writer")
+	}
+}
+
+// limitWriter takes at most limit bytes in all; past that it takes what
+// fits and returns err (or, if err is nil, a short count).
+type limitWriter struct {
+	buf   bytes.Buffer
+	limit int
+	err   error
+}
+
+func (w *limitWriter) Write(p []byte) (int, error) {
+	room := w.limit - w.buf.Len()
+	if len(p) <= room {
+		return w.buf.Write(p)
+	}
+	w.buf.Write(p[:room])
+	return room, w.err
+}
+
+// TestWriterExactCount makes the underlying writer fail after every possible
+// number of bytes and checks that the count Write returns is exact: the
+// output of the counted input is all written, and no more than a part of
+// the next unit's output is.
+func TestWriterExactCount(t *testing.T) {
+	boom := errors.New("disk full")
+	inputs := []string{
+		strings.Repeat("abc", 50),
+		"ab\xFFcd\xE2\x82\xACe\xC0\xAF" + strings.Repeat("é", 20) + "\xED\xA0\x80z",
+		string(textgen.Make("invalid1pct", 700)),
+	}
+	for _, in := range inputs {
+		for _, p := range []Policy{Replace, SurrogateEscape, OPTU8, Drop, Windows1252} {
+			full, _ := transformString(NewTransformer(p), in)
+			for limit := 0; limit < len(full); limit += 1 + limit/50 {
+				for _, werr := range []error{boom, nil} {
+					for _, bufSize := range []int{16, 4096} {
+						lw := &limitWriter{limit: limit, err: werr}
+						w := NewWriter(lw, p, BufferSize(bufSize))
+						total, err := 0, error(nil)
+						for i := 0; i < len(in) && err == nil; i += 64 {
+							var n int
+							n, err = w.Write([]byte(in[i:min(i+64, len(in))]))
+							total += n
+						}
+						if err == nil {
+							err = w.Close()
+						}
+						wantErr := werr
+						if werr == nil {
+							wantErr = io.ErrShortWrite
+						}
+						if err != wantErr {
+							t.Fatalf("%v limit %d: error %v; want %v", p, limit, err, wantErr)
+						}
+						// Output of in[:total], without settling a tail.
+						prefix := streamPrefix(p, in[:total])
+						wrote := lw.buf.String()
+						if !strings.HasPrefix(wrote, prefix) {
+							t.Fatalf("%v limit %d: count %d covers %q, but wrote %q", p, limit, total, prefix, wrote)
+						}
+						// What is written past the counted output is part
+						// of one unit: at most one replacement or 3
+						// escapes (9 bytes), or one character.
+						if extra := len(wrote) - len(prefix); extra >= 9 {
+							t.Fatalf("%v limit %d: count %d is %d output bytes short of what was written", p, limit, total, extra)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// streamPrefix returns the output for in as the start of a longer stream:
+// an unfinished sequence at its end is not settled.
+func streamPrefix(p Policy, in string) string {
+	dst := make([]byte, 4*len(in)+16)
+	nDst, _, _ := NewTransformer(p).Transform(dst, []byte(in), false)
+	return string(dst[:nDst])
+}
+
+func TestWriterValidPassThrough(t *testing.T) {
+	// Valid input reaches the underlying writer in the caller's slice.
+	in := textgen.Make("korean", 10_000)
+	var rec recordWriter
+	w := NewWriter(&rec, Replace)
+	w.Write(in)
+	w.Close()
+	if len(rec.calls) != 1 || &rec.calls[0][0] != &in[0] || len(rec.calls[0]) != len(in) {
+		t.Fatalf("valid input was not passed through as one write of the caller's slice: %d writes", len(rec.calls))
+	}
+}
+
+type recordWriter struct{ calls [][]byte }
+
+func (w *recordWriter) Write(p []byte) (int, error) {
+	w.calls = append(w.calls, p)
+	return len(p), nil
+}
+
+func TestWriterReset(t *testing.T) {
+	var a, b bytes.Buffer
+	w := NewWriter(&a, Reject)
+	w.Write([]byte("x\xE2\x82"))
+	w.Reset(&b)
+	w.Write([]byte("\xACy"))
+	err := w.Close()
+	var e *Error
+	if !errors.As(err, &e) || e.Offset != 0 {
+		t.Fatalf("after Reset: Close = %v; want *Error at offset 0 (the carried bytes were dropped)", err)
+	}
+	if a.String() != "x" || b.String() != "" {
+		t.Fatalf("wrote %q and %q", a.String(), b.String())
+	}
+}
+
+// TestWriterMatchesTransformWriter compares the Writer with x/text's
+// transform.NewWriter around the same Transformer.
+func TestWriterMatchesTransformWriter(t *testing.T) {
+	in := textgen.Make("invalid1pct", 50_000)
+	for _, p := range allPolicies {
+		var want bytes.Buffer
+		tw := transform.NewWriter(&want, NewTransformer(p))
+		_, werr := tw.Write(in)
+		if cerr := tw.Close(); werr == nil {
+			werr = cerr
+		}
+		got, err := writeChunks(p, in, []int{1000})
+		if !bytes.Equal(got, want.Bytes()) || !sameError(err, werr) {
+			t.Errorf("%v: Writer and transform.Writer differ: %d bytes, %v vs %d bytes, %v", p, len(got), err, want.Len(), werr)
+		}
+	}
+}
+
+func TestWriterAllocs(t *testing.T) {
+	for _, name := range []string{"chinese", "invalid1pct"} {
+		in := textgen.Make(name, 64<<10)
+		for _, p := range allPolicies {
+			if p == Reject && name == "invalid1pct" {
+				continue
+			}
+			w := NewWriter(io.Discard, p)
+			w.Write(in) // allocate buffers
+			allocs := testing.AllocsPerRun(20, func() {
+				w.Reset(io.Discard)
+				for i := 0; i < len(in); i += 1000 {
+					w.Write(in[i:min(i+1000, len(in))])
+				}
+				w.Close()
+			})
+			if allocs != 0 {
+				t.Errorf("%v %s: %v allocations per pass; want 0", p, name, allocs)
+			}
+		}
+	}
+}
