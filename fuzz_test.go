@@ -1,0 +1,128 @@
+package utf8stream
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
+)
+
+func addSeeds(f *testing.F) {
+	for i, tc := range vectors {
+		f.Add([]byte(tc.in), uint8(i), uint8(i%7))
+	}
+	f.Add([]byte("\xEF\xBB\xBFa\xC0\x80b\xED\xA0\xBD\xED\xB8\x80\x00"), uint8(3), uint8(0xFF))
+}
+
+// fuzzOptions turns the bits of o into options and the matching oracle
+// options.
+func fuzzOptions(o uint8) ([]Option, refOpts) {
+	var opts []Option
+	var ro refOpts
+	if o&1 != 0 {
+		opts, ro.noNUL = append(opts, NoNUL()), true
+	}
+	if o&2 != 0 {
+		opts, ro.cesu8 = append(opts, CESU8()), true
+	}
+	if o&4 != 0 {
+		opts, ro.mutf8 = append(opts, ModifiedUTF8()), true
+	}
+	if o&8 != 0 {
+		opts, ro.stripBOM = append(opts, StripBOM()), true
+	}
+	if o&16 != 0 {
+		opts, ro.replacement = append(opts, Replacement("?")), "?"
+	}
+	return opts, ro
+}
+
+// FuzzTransform checks every policy against the oracles, and that chunking
+// changes nothing: the Reader with small reads, and the Writer split at an
+// arbitrary point, give what Transform gives on the whole.
+func FuzzTransform(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, in []byte, split, o uint8) {
+		opts, ro := fuzzOptions(o)
+		for _, p := range allPolicies {
+			want, errOff, errBytes := refTransform(p, in, ro)
+			got, _, err := transform.Bytes(NewTransformer(p, opts...), in)
+			if errOff >= 0 {
+				var e *Error
+				if !errors.As(err, &e) || e.Offset != errOff || !bytes.Equal(e.Bytes, errBytes) || !bytes.Equal(got, want) {
+					t.Fatalf("%v opts %#x: Transform(%q) = %q, %v; want %q, error at %d (% X)", p, o, in, got, err, want, errOff, errBytes)
+				}
+			} else if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("%v opts %#x: Transform(%q) = %q, %v; want %q", p, o, in, got, err, want)
+			}
+			if p == Reject && ro == (refOpts{}) && (err == nil) != utf8.Valid(in) {
+				t.Fatalf("Reject(%q): %v, but utf8.Valid = %v", in, err, utf8.Valid(in))
+			}
+			if p != SurrogateEscape && !utf8.Valid(got) {
+				t.Fatalf("%v output %q is not valid UTF-8", p, got)
+			}
+			// Chunked equals whole.
+			size := 1 + int(split)%7
+			rgot, rerr := readSmall(NewReader(iotestChunkReader(string(in), size), p, opts...), 1+int(split)%20)
+			if rerr == io.EOF {
+				rerr = nil
+			}
+			if !bytes.Equal(rgot, got) || !sameError(rerr, err) {
+				t.Fatalf("%v opts %#x: Reader(chunks of %d) = %q, %v; want %q, %v", p, o, size, rgot, rerr, got, err)
+			}
+			cut := min(int(split), len(in))
+			wgot, werr := writeChunks(p, in, []int{cut, len(in)}, opts...)
+			if !bytes.Equal(wgot, got) || !sameError(werr, err) {
+				t.Fatalf("%v opts %#x: Writer split at %d = %q, %v; want %q, %v", p, o, cut, wgot, werr, got, err)
+			}
+		}
+		if ro.replacement == "" && !ro.cesu8 && !ro.mutf8 && !ro.noNUL && !ro.stripBOM {
+			want, _, _ := transform.Bytes(unicode.UTF8.NewDecoder(), in)
+			got, _, _ := transform.Bytes(NewTransformer(Replace), in)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("Replace(%q) = %q; x/text decoder gives %q", in, got, want)
+			}
+			// Drop is Replace with the replacements removed, where the
+			// input held no U+FFFD of its own.
+			if !bytes.Contains(in, []byte("\uFFFD")) {
+				drop, _, _ := transform.Bytes(NewTransformer(Drop), in)
+				if string(drop) != strings.ReplaceAll(string(got), "\uFFFD", "") {
+					t.Fatalf("Drop(%q) = %q; Replace gives %q", in, drop, got)
+				}
+			}
+		}
+	})
+}
+
+// FuzzRoundTrip checks that restoring SurrogateEscape and OPTU8 output
+// gives back the input, for every input: OPTU8 escapes U+EF80..U+EFFF
+// already in the input, so there is no precondition.
+func FuzzRoundTrip(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, in []byte, split, o uint8) {
+		var opts []Option
+		if o&1 != 0 {
+			opts = append(opts, NoNUL())
+		}
+		for _, p := range []Policy{SurrogateEscape, OPTU8} {
+			esc, _, err := transform.Bytes(NewTransformer(p, opts...), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, _, err := transform.Bytes(NewUnescaper(p, opts...), esc)
+			if err != nil || !bytes.Equal(back, in) {
+				t.Fatalf("%v: restore(escape(%q)) = %q, %v", p, in, back, err)
+			}
+			size := 1 + int(split)%5
+			back, err = io.ReadAll(transform.NewReader(iotestChunkReader(string(esc), size), NewUnescaper(p, opts...)))
+			if err != nil || !bytes.Equal(back, in) {
+				t.Fatalf("%v chunks of %d: restore(escape(%q)) = %q, %v", p, size, in, back, err)
+			}
+		}
+	})
+}

@@ -1,0 +1,146 @@
+package utf8stream
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"golang.org/x/text/transform"
+)
+
+// TestUnescaperRoundTrip escapes every vector and random bytes and restores
+// them, whole and through every chunking reader.
+func TestUnescaperRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	inputs := []string{}
+	for _, tc := range vectors {
+		inputs = append(inputs, tc.in)
+	}
+	for range 200 {
+		b := make([]byte, rng.IntN(64))
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		inputs = append(inputs, string(b))
+	}
+	for _, p := range []Policy{SurrogateEscape, OPTU8} {
+		for _, opts := range [][]Option{nil, {NoNUL()}} {
+			for _, in := range inputs {
+				esc, err := transformString(NewTransformer(p, opts...), in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, rc := range readerCases(uint64(len(in))) {
+					back, err := readAllErr(transform.NewReader(rc.mk(esc), NewUnescaper(p, opts...)))
+					if string(back) != in || err.Error() != "EOF" {
+						t.Fatalf("%v %d opts via %s: restore(escape(%q)) = %q, %v", p, len(opts), rc.name, in, back, err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestUnescaperNeverASCII checks that no escape yields a byte below 80,
+// except U+DC00 and U+EF00 under NoNUL, by restoring every 3-byte string
+// that starts with ED or EE.
+func TestUnescaperNeverASCII(t *testing.T) {
+	for _, p := range []Policy{SurrogateEscape, OPTU8} {
+		for _, nul := range []bool{false, true} {
+			var opts []Option
+			if nul {
+				opts = append(opts, NoNUL())
+			}
+			u := NewUnescaper(p, opts...)
+			for lead := 0xED; lead <= 0xEE; lead++ {
+				for i := 0; i < 1<<16; i++ {
+					in := []byte{byte(lead), byte(i >> 8), byte(i)}
+					out, _, err := transform.Bytes(u, in)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(out) == 3 {
+						if !bytes.Equal(out, in) {
+							t.Fatalf("% X became % X", in, out)
+						}
+						continue
+					}
+					esc := []byte{0xED, 0xB0, 0x80} // U+DC00
+					if p == OPTU8 {
+						esc = []byte{0xEE, 0xBC, 0x80} // U+EF00
+					}
+					if len(out) != 1 || out[0] < 0x80 && !(nul && out[0] == 0 && bytes.Equal(in, esc)) {
+						t.Fatalf("%v nul=%v: % X restored to % X", p, nul, in, out)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestUnescaperOtherPoliciesCopy(t *testing.T) {
+	in := "\xED\xB2\x80\xEE\xBE\x80 text \xFF"
+	for _, p := range []Policy{Reject, Replace, Drop, Windows1252} {
+		out, _, err := transform.String(NewUnescaper(p), in)
+		if err != nil || out != in {
+			t.Errorf("%v: Unescaper changed %q to %q, %v", p, in, out, err)
+		}
+	}
+}
+
+func TestUnescaperContract(t *testing.T) {
+	u := NewUnescaper(SurrogateEscape)
+	for _, tc := range []struct {
+		src     string
+		atEOF   bool
+		dstSize int
+		want    string
+		nSrc    int
+		err     error
+	}{
+		{"ab\xED", false, 10, "ab", 2, transform.ErrShortSrc},
+		{"ab\xED\xB2", false, 10, "ab", 2, transform.ErrShortSrc},
+		{"ab\xED\xB2", true, 10, "ab\xED\xB2", 4, nil},
+		{"ab\xED\x9F\xBF", false, 10, "ab\xED\x9F\xBF", 5, nil},
+		{"\xED\xB3\xBFx", false, 1, "\xFF", 3, transform.ErrShortDst},
+		{"xy\xED\xB2\x80", true, 2, "xy", 2, transform.ErrShortDst},
+		{"\xED\xB2\x80\xED\xB3\xBF", true, 2, "\x80\xFF", 6, nil},
+	} {
+		dst := make([]byte, tc.dstSize)
+		nDst, nSrc, err := u.Transform(dst, []byte(tc.src), tc.atEOF)
+		if string(dst[:nDst]) != tc.want || nSrc != tc.nSrc || err != tc.err {
+			t.Errorf("Transform(%q, %v, %d) = %q, %d, %v; want %q, %d, %v",
+				tc.src, tc.atEOF, tc.dstSize, dst[:nDst], nSrc, err, tc.want, tc.nSrc, tc.err)
+		}
+	}
+}
+
+// TestEscapedOutputValidity checks what the docs promise: OPTU8 output is
+// valid UTF-8, SurrogateEscape output is not when it escaped anything.
+func TestEscapedOutputValidity(t *testing.T) {
+	in := "ok \xFF\xC0\xAF end"
+	o, _ := transformString(NewTransformer(OPTU8), in)
+	s, _ := transformString(NewTransformer(SurrogateEscape), in)
+	if !validString(o) || validString(s) {
+		t.Errorf("OPTU8 output valid = %v, SurrogateEscape output valid = %v; want true, false", validString(o), validString(s))
+	}
+	if !strings.Contains(s, "\xED\xB3\xBF") {
+		t.Errorf("SurrogateEscape of FF is not ED B3 BF: %q", s)
+	}
+}
+
+func validString(s string) bool {
+	n, err := NewTransformer(Reject).Span([]byte(s), true)
+	return err == nil && n == len(s)
+}
+
+func TestUnescaperOneByteReader(t *testing.T) {
+	in := "a\xFFb\xEE\xBE\x80c"
+	esc, _ := transformString(NewTransformer(OPTU8), in)
+	r := transform.NewReader(iotest.OneByteReader(strings.NewReader(esc)), NewUnescaper(OPTU8))
+	if err := iotest.TestReader(r, []byte(in)); err != nil {
+		t.Fatal(err)
+	}
+}
