@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/utf8stream/utf8stream"
+)
+
+var fixCommand = &command{
+	name:     "fix",
+	synopsis: "[-policy P] [-o OUT | -w] [-stats] [FILE...]",
+	doc: `Fix writes the named files, or standard input when there is no FILE or FILE
+is -, with each ill-formed subpart of UTF-8 repaired by the policy:
+
+	reject           write the valid prefix, report the first error, exit 1
+	replace          write U+FFFD (or -replacement) per maximal subpart
+	surrogateescape  write U+DC80..U+DCFF per ill-formed byte (restore undoes it)
+	optu8            write U+EF80..U+EFFF per ill-formed byte (restore undoes it)
+	drop             write nothing for ill-formed subparts
+	windows1252      decode each ill-formed byte as Windows-1252
+
+Each file is a stream of its own: a sequence cut at the end of one file is
+not completed by the next. The output goes to standard output, to OUT with
+-o, or with -w over each file: through a temporary file in the same
+directory that keeps the file's permissions, is synced, and replaces the
+file only when all went well. On any error, reject included, the file stays
+as it was.
+
+Exit status: 0 on success, 1 when -policy reject met ill-formed UTF-8, 2
+after a usage error or an I/O error.
+
+Examples:
+
+	utf8stream fix notes.txt > clean.txt
+	utf8stream fix -policy reject -o clean.txt notes.txt
+	utf8stream fix -policy surrogateescape -w *.log
+	tail -f app.log | utf8stream fix -policy windows1252
+`,
+	new: func() subcommand { return new(fixCmd) },
+}
+
+type fixCmd struct {
+	policy   utf8stream.Policy
+	output   outputFlags
+	stats    bool
+	progress bool
+	lib      libFlags
+}
+
+func (c *fixCmd) define(fs *flag.FlagSet) {
+	fs.TextVar(&c.policy, "policy", utf8stream.Replace, "`P`olicy for ill-formed UTF-8: reject, replace, surrogateescape, optu8, drop or windows1252")
+	fs.StringVar(&c.output.out, "o", "", "write the output to `OUT` instead of standard output")
+	fs.BoolVar(&c.output.inPlace, "w", false, "rewrite each file in place")
+	fs.BoolVar(&c.stats, "stats", false, "print to stderr how many subparts and bytes were repaired in each file")
+	fs.BoolVar(&c.progress, "progress", false, "print progress to stderr even when it is not a terminal")
+	c.lib.define(fs, validityFlags|repairFlags)
+}
+
+func (c *fixCmd) validate(set map[string]bool, files []string) error {
+	if set["replacement"] && c.policy != utf8stream.Replace {
+		return fmt.Errorf("-replacement applies to -policy replace, not %v", c.policy)
+	}
+	return c.output.validate(files)
+}
+
+func (c *fixCmd) exec(e *env, files []string) int {
+	e.progress = c.progress
+	opts := c.lib.options()
+	buf := make([]byte, bufSize)
+	return e.filterFiles(files, &c.output, func(w io.Writer, r io.Reader, name string) error {
+		pos := newTracker()
+		uw := utf8stream.NewWriter(w, c.policy, opts...)
+		prog := e.newProgress(name)
+		var flush func() error
+		if bw, ok := w.(*bufio.Writer); ok {
+			flush = bw.Flush
+		}
+		err := pump(uw, r, buf, pos, prog, flush, nil)
+		prog.clear()
+		var re *readError
+		if errors.As(err, &re) {
+			return err
+		}
+		if cerr := uw.Close(); err == nil {
+			err = cerr
+		}
+		var ue *utf8stream.Error
+		if errors.As(err, &ue) {
+			line, col, next := pos.where(ue)
+			fmt.Fprintln(e.stderr, formatError(name, line, col, ue, next))
+			return &invalidInput{}
+		}
+		if err == nil && c.stats {
+			c.printStats(e, name, uw.Stats())
+		}
+		return err
+	})
+}
+
+func (c *fixCmd) printStats(e *env, name string, s utf8stream.Stats) {
+	if s.Subparts == 0 {
+		fmt.Fprintf(e.stderr, "%s: no ill-formed subparts", name)
+	} else {
+		fmt.Fprintf(e.stderr, "%s: %d ill-formed %s (%d %s) repaired with %v, the first at offset %d",
+			name, s.Subparts, plural(s.Subparts, "subpart"), s.Bytes, plural(s.Bytes, "byte"), c.policy, s.First)
+	}
+	if s.Escaped > 0 {
+		fmt.Fprintf(e.stderr, "; %d valid %s escaped", s.Escaped, plural(s.Escaped, "sequence"))
+	}
+	fmt.Fprintln(e.stderr)
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/utf8stream/utf8stream"
+	"golang.org/x/text/transform"
+)
+
+var restoreCommand = &command{
+	name:     "restore",
+	synopsis: "-policy surrogateescape|optu8 [-o OUT | -w] [FILE...]",
+	doc: `Restore undoes fix -policy surrogateescape or fix -policy optu8: it turns
+each escape back into the byte it stands for and copies everything else, so
+that fix followed by restore with the same policy (and the same -no-nul)
+gives back the original bytes of every file. It reads the named files, or
+standard input when there is no FILE or FILE is -, and writes like fix: to
+standard output, to OUT with -o, or over each file with -w.
+
+Exit status: 0 on success, 2 after a usage error or an I/O error.
+
+Examples:
+
+	utf8stream restore -policy surrogateescape fixed.txt > original.bin
+	utf8stream fix -policy optu8 data | utf8stream restore -policy optu8 | cmp - data
+`,
+	new: func() subcommand { return new(restoreCmd) },
+}
+
+type restoreCmd struct {
+	policy   utf8stream.Policy
+	output   outputFlags
+	progress bool
+	lib      libFlags
+}
+
+func (c *restoreCmd) define(fs *flag.FlagSet) {
+	fs.TextVar(&c.policy, "policy", utf8stream.Reject, "the `P`olicy fix used: surrogateescape or optu8 (required)")
+	fs.StringVar(&c.output.out, "o", "", "write the output to `OUT` instead of standard output")
+	fs.BoolVar(&c.output.inPlace, "w", false, "rewrite each file in place")
+	fs.BoolVar(&c.progress, "progress", false, "print progress to stderr even when it is not a terminal")
+	c.lib.define(fs, nulFlag)
+}
+
+func (c *restoreCmd) validate(set map[string]bool, files []string) error {
+	if !set["policy"] {
+		return errors.New("-policy is required: surrogateescape or optu8")
+	}
+	if c.policy != utf8stream.SurrogateEscape && c.policy != utf8stream.OPTU8 {
+		return fmt.Errorf("-policy %v has nothing to restore: use surrogateescape or optu8", c.policy)
+	}
+	return c.output.validate(files)
+}
+
+func (c *restoreCmd) exec(e *env, files []string) int {
+	e.progress = c.progress
+	u := utf8stream.NewUnescaper(c.policy, c.lib.options()...)
+	buf := make([]byte, bufSize)
+	return e.filterFiles(files, &c.output, func(w io.Writer, r io.Reader, name string) error {
+		tw := transform.NewWriter(w, u)
+		prog := e.newProgress(name)
+		err := pump(tw, r, buf, nil, prog, nil, nil)
+		prog.clear()
+		var re *readError
+		if errors.As(err, &re) {
+			return err
+		}
+		if cerr := tw.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
+}
