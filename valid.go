@@ -42,3 +42,42 @@ func validPrefixGeneric(p []byte) int {
 	}
 	return i
 }
+
+// implInfo names an implementation of validPrefix and tells whether this
+// machine supports it. Each platform's file lists its implementations in
+// impls, "generic" first, and keeps the index of the one in use in impl.
+type implInfo struct {
+	name      string
+	supported bool
+}
+
+// implNames returns the names of the implementations of validPrefix that
+// this machine supports, "generic" first. Tests and benchmarks loop over it.
+func implNames() []string {
+	var names []string
+	for _, im := range impls {
+		if im.supported {
+			names = append(names, im.name)
+		}
+	}
+	return names
+}
+
+// setImpl makes validPrefix use the named implementation until restore is
+// called. It panics if this machine does not support it. It is for tests
+// and benchmarks, which must not run in parallel with each other while the
+// implementation is switched.
+func setImpl(name string) (restore func()) {
+	for i, im := range impls {
+		if im.name != name {
+			continue
+		}
+		if !im.supported {
+			panic("utf8stream: implementation " + name + " is not supported on this machine")
+		}
+		old := impl
+		impl = i
+		return func() { impl = old }
+	}
+	panic("utf8stream: unknown implementation " + name)
+}

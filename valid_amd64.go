@@ -1,0 +1,88 @@
+//go:build gc && !purego
+
+package utf8stream
+
+import "golang.org/x/sys/cpu"
+
+// The implementations of validPrefix, by index in impls.
+const (
+	implGeneric = iota
+	implAVX2
+	implAVX512
+)
+
+var (
+	useAVX2 = cpu.X86.HasAVX2
+	// The AVX-512 kernel also uses AVX2 so that GODEBUG=cpu.avx2=off turns
+	// off every kernel, VBMI's VPERMB for the lookups and BMI2's BZHI for
+	// the masks of the last block.
+	useAVX512 = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
+		cpu.X86.HasAVX512VBMI && cpu.X86.HasBMI2
+)
+
+var impls = []implInfo{
+	implGeneric: {"generic", true},
+	implAVX2:    {"avx2", useAVX2},
+	implAVX512:  {"avx512", useAVX512},
+}
+
+// impl is the implementation validPrefix uses: the fastest one supported.
+var impl = func() int {
+	switch {
+	case useAVX512:
+		return implAVX512
+	case useAVX2:
+		return implAVX2
+	}
+	return implGeneric
+}()
+
+// minKernel is the shortest input validPrefix hands to a kernel; shorter
+// ones cost less in Go than the call.
+const minKernel = 16
+
+// validAVX2 and validAVX512 return n such that p[:n] holds no ill-formed
+// sequence except perhaps an unfinished or ill-formed last one that begins
+// in the last 4 bytes of p[:n] and that only the bytes after n show; n ==
+// len(p) means that all of p is well-formed. validAVX2 returns 0 for p
+// shorter than 32 bytes. Neither reads outside p.
+//
+//go:noescape
+func validAVX2(p []byte) int
+
+//go:noescape
+func validAVX512(p []byte) int
+
+// validPrefix returns the length of the longest prefix of p made of complete,
+// well-formed UTF-8 sequences.
+func validPrefix(p []byte) int {
+	if len(p) < minKernel || impl == implGeneric {
+		return validPrefixGeneric(p)
+	}
+	return validPrefixSlow(p)
+}
+
+// validPrefixSlow is validPrefix for inputs long enough for a kernel.
+func validPrefixSlow(p []byte) int {
+	var n int
+	switch impl {
+	case implAVX512:
+		n = validAVX512(p)
+	case implAVX2:
+		n = validAVX2(p)
+	}
+	if n == len(p) {
+		return n
+	}
+	// Back up to the start of the sequence that holds p[n-1], at most
+	// 3 continuation bytes, and finish in Go, which stops at the error
+	// within a block or so.
+	i := n
+	for k := 0; k < 4 && i > 0; k++ {
+		i--
+		if p[i]&0xC0 != 0x80 {
+			break
+		}
+	}
+	return i + validPrefixGeneric(p[i:])
+}

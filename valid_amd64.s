@@ -1,0 +1,324 @@
+//go:build gc && !purego
+
+// UTF-8 validation kernels, after Keiser and Lemire, "Validating UTF-8 in
+// less than one instruction per byte" (2021). Every byte is checked against
+// the three bytes before it: three nibble lookups flag the errors a pair of
+// bytes can show (the two high nibbles and the low nibble of the earlier
+// byte), and a byte two or three places after a 3- or 4-byte lead must be a
+// continuation byte. The bytes before the current block are loaded again from
+// memory at offsets -1, -2 and -3, so blocks do not depend on each other.
+//
+// A kernel returns n, a prefix length: n == len(p) means that all of p is
+// well-formed; otherwise p[:n] holds no error, but its last sequence may be
+// unfinished or wrong in a way that only the bytes from n on show, and the
+// caller backs up to the start of that sequence and finishes in Go.
+
+#include "textflag.h"
+
+// Error bits of the lookup tables.
+// 0x01 lead byte not followed by a continuation byte
+// 0x02 ASCII byte followed by a continuation byte
+// 0x04 E0 followed by 80..9F (overlong 3-byte form)
+// 0x08 F4 followed by 90..BF, or F5..FF followed by 90..BF (above U+10FFFF)
+// 0x10 ED followed by A0..BF (surrogate)
+// 0x20 C0 or C1 followed by a continuation byte (overlong 2-byte form)
+// 0x40 F0 followed by 80..8F (overlong 4-byte form), or F5..FF followed by 80..8F
+// 0x80 continuation byte followed by a continuation byte; wanted only after a 3- or 4-byte lead
+
+// Each table is 16 bytes, repeated to 64 so that VPERMB, which uses the
+// low 6 bits of an index, can look it up without masking the index.
+#define TABLE(name, lo, hi) \
+	DATA name+0x00(SB)/8, lo \
+	DATA name+0x08(SB)/8, hi \
+	DATA name+0x10(SB)/8, lo \
+	DATA name+0x18(SB)/8, hi \
+	DATA name+0x20(SB)/8, lo \
+	DATA name+0x28(SB)/8, hi \
+	DATA name+0x30(SB)/8, lo \
+	DATA name+0x38(SB)/8, hi \
+	GLOBL name(SB), RODATA|NOPTR, $64
+
+// By the high nibble of the earlier byte.
+TABLE(prevHigh<>, $0x0202020202020202, $0x4915012180808080)
+
+// By the low nibble of the earlier byte.
+TABLE(prevLow<>, $0xcbcbcb8b8383a3e7, $0xcbcbdbcbcbcbcbcb)
+
+// By the high nibble of the later byte.
+TABLE(curHigh<>, $0x0101010101010101, $0x01010101babaaee6)
+
+// A block ends inside a sequence where one of its last three bytes is
+// greater than this: a lead byte of a longer sequence than fits.
+DATA incompleteMax<>+0x00(SB)/8, $0xffffffffffffffff
+DATA incompleteMax<>+0x08(SB)/8, $0xffffffffffffffff
+DATA incompleteMax<>+0x10(SB)/8, $0xffffffffffffffff
+DATA incompleteMax<>+0x18(SB)/8, $0xffffffffffffffff
+DATA incompleteMax<>+0x20(SB)/8, $0xffffffffffffffff
+DATA incompleteMax<>+0x28(SB)/8, $0xffffffffffffffff
+DATA incompleteMax<>+0x30(SB)/8, $0xffffffffffffffff
+DATA incompleteMax<>+0x38(SB)/8, $0xbfdfefffffffffff
+GLOBL incompleteMax<>(SB), RODATA|NOPTR, $64
+
+// CHECK2 sets the flags to NZ when the 32-byte block in Y0, with the bytes
+// 1, 2 and 3 places before each of its bytes in Y1, Y2 and Y3, holds an
+// error. It overwrites Y1 to Y6.
+#define CHECK2 \
+	VPSRLW    $4, Y1, Y4   \
+	VPAND     Y15, Y4, Y4  \
+	VPSHUFB   Y4, Y14, Y4  \
+	VPAND     Y15, Y1, Y5  \
+	VPSHUFB   Y5, Y13, Y5  \
+	VPSRLW    $4, Y0, Y6   \
+	VPAND     Y15, Y6, Y6  \
+	VPSHUFB   Y6, Y12, Y6  \
+	VPAND     Y4, Y5, Y4   \
+	VPAND     Y6, Y4, Y4   \
+	VPSUBUSB  Y11, Y2, Y2  \
+	VPSUBUSB  Y10, Y3, Y3  \
+	VPOR      Y2, Y3, Y2   \
+	VPAND     Y9, Y2, Y2   \
+	VPXOR     Y2, Y4, Y4   \
+	VPTEST    Y4, Y4
+
+// func validAVX2(p []byte) int
+// Requires AVX2.
+TEXT ·validAVX2(SB), NOSPLIT, $0-32
+	MOVQ p_base+0(FP), SI
+	MOVQ p_len+8(FP), DX
+	XORL AX, AX
+	CMPQ DX, $32
+	JB   done
+	LEAQ -32(DX), BX  // start of the last whole block
+	LEAQ -128(DX), R8 // start of the last run of four blocks; may be negative
+
+	MOVL         $0x0f0f0f0f, CX
+	MOVD         CX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x60606060, CX
+	MOVD         CX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0x70707070, CX
+	MOVD         CX, X10
+	VPBROADCASTD X10, Y10
+	MOVL         $0x80808080, CX
+	MOVD         CX, X9
+	VPBROADCASTD X9, Y9
+	VMOVDQU      prevHigh<>(SB), Y14
+	VMOVDQU      prevLow<>(SB), Y13
+	VMOVDQU      curHigh<>(SB), Y12
+	VMOVDQU      incompleteMax<>+32(SB), Y8
+	VPXOR        Y7, Y7, Y7 // the last block's unfinished sequence, if any
+
+	// The first block has nothing before it: shift zeros in.
+	VMOVDQU    (SI), Y0
+	VPMOVMSKB  Y0, CX
+	TESTL      CX, CX
+	JZ         ascii
+	VPERM2I128 $0x08, Y0, Y0, Y3 // zero, low lane of Y0
+	VPALIGNR   $15, Y3, Y0, Y1
+	VPALIGNR   $14, Y3, Y0, Y2
+	VPALIGNR   $13, Y3, Y0, Y3
+	JMP        check
+
+loop:
+	CMPQ      AX, BX
+	JA        tail
+	VMOVDQU   (SI)(AX*1), Y0
+	VPMOVMSKB Y0, CX
+	TESTL     CX, CX
+	JZ        ascii
+	VMOVDQU   -1(SI)(AX*1), Y1
+	VMOVDQU   -2(SI)(AX*1), Y2
+	VMOVDQU   -3(SI)(AX*1), Y3
+
+check:
+	CHECK2
+	JNZ      done
+	VPSUBUSB Y8, Y0, Y7
+	ADDQ     $32, AX
+	JMP      loop
+
+ascii:
+	// An ASCII block is well-formed unless the block before it ended
+	// inside a sequence.
+	VPTEST Y7, Y7
+	JNZ    done
+	ADDQ   $32, AX
+	VPXOR  Y7, Y7, Y7
+
+asciiRun:
+	// Skip ASCII four blocks at a time.
+	CMPQ      AX, R8
+	JGT       loop
+	VMOVDQU   (SI)(AX*1), Y0
+	VPOR      32(SI)(AX*1), Y0, Y0
+	VMOVDQU   64(SI)(AX*1), Y1
+	VPOR      96(SI)(AX*1), Y1, Y1
+	VPOR      Y1, Y0, Y0
+	VPMOVMSKB Y0, CX
+	TESTL     CX, CX
+	JNZ       loop
+	ADDQ      $128, AX
+	JMP       asciiRun
+
+tail:
+	// AX > len-32. Check the last 32 bytes again, overlapping what was
+	// checked, when at least 3 bytes lie before them.
+	CMPQ    AX, DX
+	JEQ     end
+	CMPQ    BX, $3
+	JB      done
+	VMOVDQU (SI)(BX*1), Y0
+	VMOVDQU -1(SI)(BX*1), Y1
+	VMOVDQU -2(SI)(BX*1), Y2
+	VMOVDQU -3(SI)(BX*1), Y3
+	CHECK2
+	JNZ      done
+	VPSUBUSB Y8, Y0, Y7
+
+end:
+	// All of p holds no error; it is well-formed unless it ends inside a
+	// sequence. If it does, report one byte less: the caller backs up.
+	MOVQ   DX, AX
+	VPTEST Y7, Y7
+	JZ     done
+	DECQ   AX
+
+done:
+	VZEROUPPER
+	MOVQ AX, ret+24(FP)
+	RET
+
+// CHECK4 sets K1 to the bytes that show an error in the 64-byte block in
+// Z0, with the bytes 1, 2 and 3 places before each of its bytes in Z1, Z2
+// and Z3. It overwrites Z1 to Z6.
+#define CHECK4 \
+	VPSRLW     $4, Z1, Z4          \
+	VPERMB     Z31, Z4, Z4         \
+	VPERMB     Z30, Z1, Z5         \
+	VPSRLW     $4, Z0, Z6          \
+	VPERMB     Z29, Z6, Z6         \
+	VPTERNLOGD $0x80, Z6, Z5, Z4   \
+	VPSUBUSB   Z28, Z2, Z2         \
+	VPSUBUSB   Z27, Z3, Z3         \
+	VPTERNLOGD $0xa8, Z26, Z3, Z2  \
+	VPCMPUB    $4, Z2, Z4, K1
+
+// func validAVX512(p []byte) int
+// Requires AVX2, AVX-512 F, BW and VBMI, and BMI2.
+TEXT ·validAVX512(SB), NOSPLIT, $0-32
+	MOVQ p_base+0(FP), SI
+	MOVQ p_len+8(FP), DX
+	XORL AX, AX
+	TESTQ DX, DX
+	JZ    done512
+	LEAQ -256(DX), R8 // start of the last run of four blocks; may be negative
+	MOVL $64, R9      // size of the block being checked
+
+	VMOVDQU64    prevHigh<>(SB), Z31
+	VMOVDQU64    prevLow<>(SB), Z30
+	VMOVDQU64    curHigh<>(SB), Z29
+	MOVL         $0x60, CX
+	VPBROADCASTB CX, Z28
+	MOVL         $0x70, CX
+	VPBROADCASTB CX, Z27
+	MOVL         $0x80, CX
+	VPBROADCASTB CX, Z26
+	VMOVDQU64    incompleteMax<>(SB), Z25
+	KXORQ        K7, K7, K7 // the last block's unfinished sequence, if any
+
+	MOVQ      DX, CX
+	CMPQ      DX, $64
+	JB        tail512
+	VMOVDQU64 (SI), Z0
+	VPMOVB2M  Z0, K1
+	KORTESTQ  K1, K1
+	JZ        ascii512
+	JMP       masked512
+
+loop512:
+	MOVQ      DX, CX
+	SUBQ      AX, CX
+	CMPQ      CX, $64
+	JB        tail512
+	VMOVDQU64 (SI)(AX*1), Z0
+	VPMOVB2M  Z0, K1
+	KORTESTQ  K1, K1
+	JZ        ascii512
+	VMOVDQU64 -1(SI)(AX*1), Z1
+	VMOVDQU64 -2(SI)(AX*1), Z2
+	VMOVDQU64 -3(SI)(AX*1), Z3
+
+check512:
+	CHECK4
+	KORTESTQ K1, K1
+	JNZ      done512
+	VPCMPUB  $6, Z25, Z0, K7
+	ADDQ     R9, AX
+	JMP      loop512
+
+ascii512:
+	KORTESTQ K7, K7
+	JNZ      done512
+	ADDQ     $64, AX
+	KXORQ    K7, K7, K7
+
+asciiRun512:
+	CMPQ       AX, R8
+	JGT        loop512
+	VMOVDQU64  (SI)(AX*1), Z0
+	VMOVDQU64  64(SI)(AX*1), Z1
+	VPTERNLOGD $0xfe, 128(SI)(AX*1), Z1, Z0
+	VPORQ      192(SI)(AX*1), Z0, Z0
+	VPMOVB2M   Z0, K1
+	KORTESTQ   K1, K1
+	JNZ        loop512
+	ADDQ       $256, AX
+	JMP        asciiRun512
+
+tail512:
+	// CX = len-AX < 64 bytes are left.
+	TESTQ CX, CX
+	JZ    end512
+	MOVQ  CX, R9
+
+masked512:
+	// Check the R9 bytes at AX, padded with zeros: an unfinished
+	// sequence at the end of p shows as an error. Bytes before p are
+	// zeros too.
+	MOVQ   $-1, R10
+	BZHIQ  R9, R10, R11
+	KMOVQ  R11, K2
+	LEAQ   1(R9), R12
+	BZHIQ  R12, R10, R11
+	LEAQ   2(R9), R12
+	BZHIQ  R12, R10, R12
+	LEAQ   3(R9), R13
+	BZHIQ  R13, R10, R13
+	TESTQ  AX, AX
+	JNZ    maskedLoad
+	ANDQ   $-2, R11
+	ANDQ   $-4, R12
+	ANDQ   $-8, R13
+
+maskedLoad:
+	KMOVQ       R11, K3
+	KMOVQ       R12, K4
+	KMOVQ       R13, K5
+	VMOVDQU8.Z  (SI)(AX*1), K2, Z0
+	VMOVDQU8.Z  -1(SI)(AX*1), K3, Z1
+	VMOVDQU8.Z  -2(SI)(AX*1), K4, Z2
+	VMOVDQU8.Z  -3(SI)(AX*1), K5, Z3
+	JMP         check512
+
+end512:
+	// As in validAVX2.
+	MOVQ     DX, AX
+	KORTESTQ K7, K7
+	JZ       done512
+	DECQ     AX
+
+done512:
+	VZEROUPPER
+	MOVQ AX, ret+24(FP)
+	RET

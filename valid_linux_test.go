@@ -1,0 +1,61 @@
+package utf8stream
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// guardedPages maps n read-write pages between two PROT_NONE pages and
+// returns the read-write ones: touching a byte before or after them faults.
+func guardedPages(t *testing.T, n int) []byte {
+	t.Helper()
+	ps := syscall.Getpagesize()
+	mem, err := syscall.Mmap(-1, 0, (n+2)*ps, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	t.Cleanup(func() { syscall.Munmap(mem) })
+	if err := syscall.Mprotect(mem[:ps], syscall.PROT_NONE); err != nil {
+		t.Fatalf("mprotect: %v", err)
+	}
+	if err := syscall.Mprotect(mem[(n+1)*ps:], syscall.PROT_NONE); err != nil {
+		t.Fatalf("mprotect: %v", err)
+	}
+	return mem[ps : (n+1)*ps : (n+1)*ps]
+}
+
+// TestValidPrefixPageBoundary checks that no implementation reads past the
+// end of its input when a PROT_NONE page follows it, or before its start
+// when one precedes it.
+func TestValidPrefixPageBoundary(t *testing.T) {
+	buf := guardedPages(t, 2)
+	texts := []struct {
+		desc string
+		s    string
+	}{
+		{"ascii", strings.Repeat("abcdefg ", 60)},
+		{"2-byte", strings.Repeat("\u0436", 200)},
+		{"3-byte", strings.Repeat("\u4e2d", 200)},
+		{"4-byte", strings.Repeat("\U0001F600", 200)},
+		{"truncated", strings.Repeat("\u4e2d", 200) + "\xf0\x9f\x98"},
+		{"ill-formed", strings.Repeat("a\u00e9", 100) + "\xff" + strings.Repeat("b", 100)},
+		{"continuation", strings.Repeat("\x80", 400)},
+	}
+	for _, tc := range texts {
+		t.Run(tc.desc, func(t *testing.T) {
+			for n := 0; n <= 300; n++ {
+				// Ending at the PROT_NONE page after buf.
+				src := tc.s[len(tc.s)-n:]
+				p := buf[len(buf)-n:]
+				copy(p, src)
+				checkValidPrefix(t, p)
+				// Starting at the PROT_NONE page before buf.
+				src = tc.s[:n]
+				p = buf[:n:n]
+				copy(p, src)
+				checkValidPrefix(t, p)
+			}
+		})
+	}
+}

@@ -1,0 +1,380 @@
+package utf8stream
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/utf8stream/utf8stream/internal/textgen"
+)
+
+// decodePrefix is a second oracle for validPrefixGeneric, built on
+// unicode/utf8: the longest prefix that DecodeRune reads without error.
+func decodePrefix(p []byte) int {
+	i := 0
+	for i < len(p) {
+		r, size := utf8.DecodeRune(p[i:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		i += size
+	}
+	return i
+}
+
+// checkValidPrefix checks every supported implementation against the
+// generic one on p, through validPrefix (with its shortcut for short
+// inputs) and validPrefixSlow (the kernel whatever the length).
+func checkValidPrefix(t testing.TB, p []byte) {
+	t.Helper()
+	want := validPrefixGeneric(p)
+	if d := decodePrefix(p); want != d {
+		t.Fatalf("validPrefixGeneric(%q) = %d; want %d (utf8.DecodeRune)", p, want, d)
+	}
+	if v := utf8.Valid(p); v != (want == len(p)) {
+		t.Fatalf("validPrefixGeneric(%q) = %d of %d, but utf8.Valid = %v", p, want, len(p), v)
+	}
+	for _, name := range implNames() {
+		restore := setImpl(name)
+		got, gotSlow := validPrefix(p), validPrefixSlow(p)
+		restore()
+		if got != want {
+			t.Fatalf("impl=%s: validPrefix(%q) = %d; want %d", name, p, got, want)
+		}
+		if gotSlow != want {
+			t.Fatalf("impl=%s: validPrefixSlow(%q) = %d; want %d", name, p, gotSlow, want)
+		}
+	}
+}
+
+var validPrefixTests = []struct {
+	desc string
+	in   string
+	want int
+}{
+	{"empty", "", 0},
+	{"ascii", "hello, world", 12},
+	{"nul", "\x00", 1},
+	{"del", "\x7f", 1},
+	{"2-byte min", "\xc2\x80", 2},
+	{"2-byte max", "\xdf\xbf", 2},
+	{"3-byte min", "\xe0\xa0\x80", 3},
+	{"before surrogates", "\xed\x9f\xbf", 3},
+	{"after surrogates", "\xee\x80\x80", 3},
+	{"U+FFFD", "\xef\xbf\xbd", 3},
+	{"noncharacter U+FFFF", "\xef\xbf\xbf", 3},
+	{"noncharacter U+FDD0", "\xef\xb7\x90", 3},
+	{"4-byte min", "\xf0\x90\x80\x80", 4},
+	{"noncharacter U+10FFFF", "\xf4\x8f\xbf\xbf", 4},
+	{"lone continuation", "a\x80", 1},
+	{"continuation BF", "ab\xbf", 2},
+	{"C0 overlong", "\xc0\x80", 0},
+	{"C1 overlong", "\xc1\xbf", 0},
+	{"E0 overlong", "\xe0\x80\x80", 0},
+	{"E0 9F overlong", "\xe0\x9f\xbf", 0},
+	{"surrogate D800", "\xed\xa0\x80", 0},
+	{"surrogate DFFF", "\xed\xbf\xbf", 0},
+	{"F0 overlong", "\xf0\x80\x80\x80", 0},
+	{"F0 8F overlong", "\xf0\x8f\xbf\xbf", 0},
+	{"above U+10FFFF", "\xf4\x90\x80\x80", 0},
+	{"F5", "\xf5\x80\x80\x80", 0},
+	{"F8", "\xf8\x88\x80\x80\x80", 0},
+	{"FF", "x\xff", 1},
+	{"FE", "\xfe", 0},
+	{"2-byte cut by ASCII", "\xc2A", 0},
+	{"3-byte cut by ASCII", "\xe1\x80A", 0},
+	{"4-byte cut by ASCII", "\xf1\x80\x80A", 0},
+	{"lead after lead", "\xc2\xc2\x80", 0},
+	{"too many continuations", "\xc2\x80\x80", 2},
+	{"5 continuations", "\xf1\x80\x80\x80\x80", 4},
+	{"truncated 2-byte", "ab\xc2", 2},
+	{"truncated 3-byte", "ab\xe1\x80", 2},
+	{"truncated 4-byte", "ab\xf1\x80\x80", 2},
+	{"mixed", "a\u00e9\u4e2d\U0001F600z", 11},
+}
+
+func TestValidPrefixTable(t *testing.T) {
+	for _, tc := range validPrefixTests {
+		t.Run(tc.desc, func(t *testing.T) {
+			if got := validPrefixGeneric([]byte(tc.in)); got != tc.want {
+				t.Fatalf("validPrefixGeneric(%q) = %d; want %d", tc.in, got, tc.want)
+			}
+			checkValidPrefix(t, []byte(tc.in))
+			// The same in a long input, so that the kernels see it.
+			long := strings.Repeat("\u00e9", 40) + tc.in + strings.Repeat("x", 70)
+			checkValidPrefix(t, []byte(long))
+		})
+	}
+}
+
+// badSeqs are ill-formed sequences of every kind the tables flag, and
+// goodSeqs well-formed ones at the edges of the ranges.
+var (
+	badSeqs = []string{
+		"\x80", "\xbf", "\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xe0\x9f\xbf",
+		"\xed\xa0\x80", "\xed\xbf\xbf", "\xf0\x80\x80\x80", "\xf0\x8f\xbf\xbf",
+		"\xf4\x90\x80\x80", "\xf4\xbf\xbf\xbf", "\xf5\x80\x80\x80", "\xf7\xbf\xbf\xbf",
+		"\xf8\x88\x80\x80", "\xfc\x84\x80\x80", "\xfe", "\xff", "\xc2A", "\xe1\x80A",
+		"\xe1A", "\xf1\x80\x80A", "\xf1\x80A", "\xf1A", "\xc2\xc2", "\xe1\xe1\x80\x80",
+		"\xc2\x80\x80", "\xe1\x80\x80\x80", "\xf1\x80\x80\x80\x80", "\xe1\x80\xc2",
+		"\xf1\x80\x80\xf1",
+	}
+	goodSeqs = []string{
+		"\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xe0\xbf\xbf", "\xe1\x80\x80",
+		"\xed\x9f\xbf", "\xee\x80\x80", "\xef\xbf\xbf", "\xef\xbf\xbd",
+		"\xf0\x90\x80\x80", "\xf0\xbf\xbf\xbf", "\xf1\x80\x80\x80", "\xf4\x8f\xbf\xbf",
+	}
+)
+
+// fillers are texts that an error is placed in: ASCII and text of 2-,
+// 3- and 4-byte sequences.
+var fillers = []string{
+	strings.Repeat("abcdefg ", 40),
+	strings.Repeat("\u0436\u00e9", 80),
+	strings.Repeat("\u4e2d\u6587", 60),
+	strings.Repeat("\U0001F600", 80),
+	strings.Repeat("a\u00e9\u4e2d\U0001F600", 40),
+}
+
+// cutAt returns s cut to at most n bytes, at the start of a sequence.
+func cutAt(s string, n int) string {
+	n = min(n, len(s))
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func TestValidPrefixBlockEdges(t *testing.T) {
+	seqs := append(append([]string{}, badSeqs...), goodSeqs...)
+	for fi, filler := range fillers {
+		for _, seq := range seqs {
+			for off := 0; off <= 135; off++ {
+				head := cutAt(filler, off)
+				for _, tail := range []string{"", "x", cutAt(filler, 70), cutAt(filler, 140)} {
+					p := []byte(head + seq + tail)
+					checkValidPrefix(t, p)
+				}
+			}
+		}
+		t.Logf("filler %d done", fi)
+	}
+}
+
+func TestValidPrefixTruncated(t *testing.T) {
+	for _, filler := range fillers {
+		for _, seq := range goodSeqs {
+			for k := 1; k < len(seq); k++ {
+				for n := 0; n <= 200; n++ {
+					checkValidPrefix(t, []byte(cutAt(filler, n)+seq[:k]))
+				}
+			}
+		}
+	}
+}
+
+func TestValidPrefixTextgen(t *testing.T) {
+	for _, name := range textgen.Names {
+		for _, size := range []int{1, 15, 16, 31, 32, 33, 63, 64, 65, 100, 255, 256, 257, 4096, 100000} {
+			p := textgen.Make(name, size)
+			checkValidPrefix(t, p)
+			// After every ill-formed subpart the core starts again: do so.
+			for i := 0; i < len(p) && i < 5000; {
+				n := validPrefixGeneric(p[i:])
+				checkValidPrefix(t, p[i:])
+				i += n + 1
+			}
+		}
+	}
+}
+
+func TestValidPrefixRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	// Bytes that matter to the tables: ASCII, each nibble of the lead
+	// bytes, continuation bytes at the edges of the accept ranges.
+	interesting := []byte{0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf,
+		0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef,
+		0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xf7, 0xf8, 0xff}
+	texts := make([][]byte, 0, len(textgen.Names))
+	for _, name := range textgen.Names[:10] {
+		texts = append(texts, textgen.Make(name, 1000))
+	}
+	for i := range 20000 {
+		n := rng.IntN(300)
+		var p []byte
+		switch i % 4 {
+		case 0: // random bytes
+			p = make([]byte, n)
+			for j := range p {
+				p[j] = byte(rng.Uint32())
+			}
+		case 1: // interesting bytes
+			p = make([]byte, n)
+			for j := range p {
+				p[j] = interesting[rng.IntN(len(interesting))]
+			}
+		default: // valid text with a few changes
+			src := texts[rng.IntN(len(texts))]
+			start := rng.IntN(len(src) - n)
+			p = bytes.Clone(src[start : start+n])
+			for range rng.IntN(3) {
+				if n > 0 {
+					p[rng.IntN(n)] = interesting[rng.IntN(len(interesting))]
+				}
+			}
+		}
+		checkValidPrefix(t, p)
+	}
+}
+
+// TestValidPrefixDispatch flips the dispatcher between implementations.
+func TestValidPrefixDispatch(t *testing.T) {
+	names := implNames()
+	if names[0] != "generic" {
+		t.Fatalf("implNames() = %q; want generic first", names)
+	}
+	// By default validPrefix uses the last, fastest, supported one.
+	if got, want := impls[impl].name, names[len(names)-1]; got != want {
+		t.Errorf("default implementation = %s; want %s", got, want)
+	}
+	p := []byte(strings.Repeat("\u4e2d", 100) + "\xed\xa0\x80" + strings.Repeat("a", 100))
+	for _, name := range names {
+		before := impl
+		restore := setImpl(name)
+		if got := impls[impl].name; got != name {
+			t.Errorf("after setImpl(%q) the implementation is %s", name, got)
+		}
+		if got := validPrefix(p); got != 300 {
+			t.Errorf("impl=%s: validPrefix = %d; want 300", name, got)
+		}
+		restore()
+		if impl != before {
+			t.Errorf("restore after setImpl(%q) left %s; want %s", name, impls[impl].name, impls[before].name)
+		}
+	}
+	for _, bad := range []string{"nonesuch", ""} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("setImpl(%q) did not panic", bad)
+				}
+			}()
+			setImpl(bad)
+		}()
+	}
+	for _, im := range impls {
+		if !im.supported {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("setImpl(%q) on a machine without it did not panic", im.name)
+					}
+				}()
+				setImpl(im.name)
+			}()
+		}
+	}
+}
+
+// TestValidPrefixGODEBUG runs this test binary again with GODEBUG turning
+// off CPU features, and checks which implementation it picks.
+func TestValidPrefixGODEBUG(t *testing.T) {
+	if os.Getenv("UTF8STREAM_PRINT_IMPL") != "" {
+		fmt.Printf("impl=%s names=%s\n", impls[impl].name, strings.Join(implNames(), ","))
+		return
+	}
+	if testing.Short() {
+		t.Skip("runs the test binary again")
+	}
+	run := func(godebug string) (impl string, names []string) {
+		t.Helper()
+		cmd := exec.Command(os.Args[0], "-test.run=^TestValidPrefixGODEBUG$", "-test.count=1")
+		env := []string{"UTF8STREAM_PRINT_IMPL=1"}
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "GODEBUG=") {
+				env = append(env, kv)
+			}
+		}
+		cmd.Env = append(env, "GODEBUG="+godebug)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("GODEBUG=%s: %v\n%s", godebug, err, out)
+		}
+		var list string
+		if _, err := fmt.Sscanf(string(out), "impl=%s names=%s", &impl, &list); err != nil {
+			t.Fatalf("GODEBUG=%s: output %q: %v", godebug, out, err)
+		}
+		return impl, strings.Split(list, ",")
+	}
+	// Without GODEBUG, the fastest implementation the CPU has.
+	best, names := run("")
+	if best != names[len(names)-1] {
+		t.Errorf("GODEBUG unset: impl=%s; want %s", best, names[len(names)-1])
+	}
+	wantNoAVX512 := "generic"
+	if slices.Contains(names, "avx2") {
+		wantNoAVX512 = "avx2"
+	}
+	for _, tc := range []struct{ godebug, want string }{
+		{"cpu.avx512f=off", wantNoAVX512},
+		{"cpu.avx2=off", "generic"},
+	} {
+		if got, _ := run(tc.godebug); got != tc.want {
+			t.Errorf("GODEBUG=%s: impl=%s; want %s", tc.godebug, got, tc.want)
+		}
+	}
+}
+
+func FuzzValidPrefix(f *testing.F) {
+	for _, tc := range validPrefixTests {
+		f.Add([]byte(tc.in))
+		f.Add([]byte(strings.Repeat("\u00e9", 20) + tc.in + strings.Repeat("x", 40)))
+	}
+	for _, seq := range badSeqs {
+		f.Add([]byte(cutAt(fillers[4], 61) + seq + cutAt(fillers[2], 70)))
+	}
+	for _, name := range textgen.Names {
+		f.Add(textgen.Make(name, 200))
+	}
+	f.Fuzz(func(t *testing.T, p []byte) {
+		checkValidPrefix(t, p)
+		// Also as the core calls it after an ill-formed subpart.
+		if n := validPrefixGeneric(p); n < len(p) {
+			checkValidPrefix(t, p[n+1:])
+		}
+	})
+}
+
+func BenchmarkValidPrefix(b *testing.B) {
+	for _, name := range textgen.Names {
+		for _, size := range []int{64, 4096, 1 << 20} {
+			data := textgen.Make(name, size)
+			for _, im := range implNames() {
+				b.Run(fmt.Sprintf("input=%s/size=%d/impl=%s", name, size, im), func(b *testing.B) {
+					defer setImpl(im)()
+					b.SetBytes(int64(size))
+					b.ReportAllocs()
+					for b.Loop() {
+						// Go on after each ill-formed subpart, as the core does.
+						for i := 0; i < len(data); i++ {
+							i += validPrefix(data[i:])
+						}
+					}
+				})
+			}
+			b.Run(fmt.Sprintf("input=%s/size=%d/impl=utf8.Valid", name, size), func(b *testing.B) {
+				b.SetBytes(int64(size))
+				b.ReportAllocs()
+				for b.Loop() {
+					utf8.Valid(data)
+				}
+			})
+		}
+	}
+}
