@@ -1,0 +1,831 @@
+package utf8stream
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"testing/iotest"
+	"time"
+	"unicode/utf8"
+
+	"github.com/utf8stream/utf8stream/internal/textgen"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
+)
+
+var mwPolicies = []Policy{Reject, Replace, SurrogateEscape, OPTU8, Drop, Windows1252}
+
+// mwInputs are request and response bodies. They hold no EE BE xx or EE BF
+// xx, which OPTU8 escapes although they are valid.
+var mwInputs = []struct {
+	desc string
+	in   string
+}{
+	{"empty", ""},
+	{"ascii", `{"name":"hello"}`},
+	{"valid", "héllo, 世界 🙂 \uFFFD"},
+	{"continuation", "a\x80b"},
+	{"first byte", "\xffabc"},
+	{"truncated end", "abc\xe2\x82"},
+	{"overlong", "\xc0\xafx"},
+	{"surrogate", "x\xed\xa0\x80y"},
+	{"windows1252", "caf\xe9 \x93quoted\x94 \x81"},
+	{"several", "\xf0\x90\x80 \xe0\x80 \xf4\x90\x80\x80 é\xc2"},
+	{"invalid1pct", string(textgen.Make("invalid1pct", 3000))},
+	{"random", string(textgen.Make("random", 600))},
+}
+
+// firstInvalid returns the offset of the first ill-formed byte in b, or -1.
+func firstInvalid(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// expected returns what policy p should make of in, computed without the
+// package: by x/text's UTF-8 decoder for Replace and by unicode/utf8 and
+// x/text's charmap for the others. Every ill-formed byte is part of exactly
+// one maximal subpart, and utf8.DecodeRune reports each such byte alone, so
+// a byte walk gives Drop and Windows1252. For the escapes it returns nil:
+// see checkOutput. It also returns the number of ill-formed subparts.
+func expected(t *testing.T, p Policy, in []byte) (want []byte, subparts int) {
+	t.Helper()
+	replaced, _, err := transform.Bytes(unicode.UTF8.NewDecoder(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subparts = bytes.Count(replaced, []byte("\uFFFD")) - bytes.Count(in, []byte("\uFFFD"))
+	switch p {
+	case Reject:
+		if i := firstInvalid(in); i >= 0 {
+			return in[:i], 1
+		}
+		return in, 0
+	case Replace:
+		return replaced, subparts
+	case Drop, Windows1252:
+		want = []byte{}
+		for i := 0; i < len(in); {
+			r, n := utf8.DecodeRune(in[i:])
+			if r == utf8.RuneError && n == 1 {
+				if p == Windows1252 {
+					d, err := charmap.Windows1252.NewDecoder().Bytes(in[i : i+1])
+					if err != nil {
+						t.Fatal(err)
+					}
+					want = append(want, d...)
+				}
+			} else {
+				want = append(want, in[i:i+n]...)
+			}
+			i += n
+		}
+		return want, subparts
+	}
+	return nil, subparts
+}
+
+// checkOutput reports how got, the output of p for in, differs from what is
+// expected, or "" if it does not.
+func checkOutput(t *testing.T, p Policy, in, got []byte) string {
+	t.Helper()
+	if p == SurrogateEscape || p == OPTU8 {
+		restored, _, err := transform.Bytes(NewUnescaper(p), got)
+		if err != nil || !bytes.Equal(restored, in) {
+			return fmt.Sprintf("restoring %q gives %q, %v; want the input", got, restored, err)
+		}
+		if p == OPTU8 && !utf8.Valid(got) {
+			return fmt.Sprintf("OPTU8 output %q is not valid UTF-8", got)
+		}
+		if firstInvalid(in) < 0 && !bytes.Equal(got, in) {
+			return fmt.Sprintf("valid input changed to %q", got)
+		}
+		return ""
+	}
+	if want, _ := expected(t, p, in); !bytes.Equal(got, want) {
+		return fmt.Sprintf("got %q; want %q", got, want)
+	}
+	return ""
+}
+
+// seen is what a recording handler saw of a request.
+type seen struct {
+	called   bool
+	body     []byte
+	err      error
+	length   int64
+	header   []string // the Content-Length header
+	stats    Stats
+	statsOK  bool
+	requests int
+}
+
+// recorder returns a handler that reads the whole body into s, answers a
+// rejected body with WriteError and otherwise writes "ok".
+func recorder(s *seen) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.called = true
+		s.requests++
+		s.length = r.ContentLength
+		s.header = r.Header["Content-Length"]
+		s.body, s.err = io.ReadAll(r.Body)
+		s.stats, s.statsOK = BodyStats(r)
+		if WriteError(w, s.err) {
+			return
+		}
+		io.WriteString(w, "ok")
+	})
+}
+
+// post makes a POST request with the given body and Content-Type.
+func post(body io.Reader, n int64, ct string) *http.Request {
+	r := httptest.NewRequest(http.MethodPost, "/", body)
+	r.ContentLength = n
+	if n >= 0 {
+		r.Header.Set("Content-Length", strconv.FormatInt(n, 10))
+	}
+	if ct != "" {
+		r.Header.Set("Content-Type", ct)
+	}
+	return r
+}
+
+func TestMiddlewareRequestPolicies(t *testing.T) {
+	readers := []struct {
+		desc string
+		wrap func(io.Reader) io.Reader
+	}{
+		{"whole", func(r io.Reader) io.Reader { return r }},
+		{"onebyte", iotest.OneByteReader},
+		{"half", iotest.HalfReader},
+		{"dataerr", iotest.DataErrReader},
+	}
+	for _, p := range mwPolicies {
+		for _, tc := range mwInputs {
+			for _, rc := range readers {
+				t.Run(fmt.Sprintf("policy=%v/%s/%s", p, tc.desc, rc.desc), func(t *testing.T) {
+					in := []byte(tc.in)
+					var s seen
+					h := Middleware(p)(recorder(&s))
+					rec := httptest.NewRecorder()
+					req := post(rc.wrap(bytes.NewReader(in)), int64(len(in)), "application/json")
+					h.ServeHTTP(rec, req)
+					if len(in) == 0 {
+						// No body to check: the handler gets it as it is.
+						if !s.called || len(s.body) != 0 || s.statsOK {
+							t.Errorf("empty body: called %v, body %q, BodyStats ok %v", s.called, s.body, s.statsOK)
+						}
+						return
+					}
+					_, subparts := expected(t, p, in)
+					if msg := checkOutput(t, p, in, s.body); msg != "" {
+						t.Errorf("handler read: %s", msg)
+					}
+					if !s.statsOK || s.stats.Subparts != int64(subparts) {
+						t.Errorf("BodyStats = %+v, %v; want %d subparts", s.stats, s.statsOK, subparts)
+					}
+					if len(req.Header["Content-Length"]) != 1 || req.ContentLength != int64(len(in)) {
+						t.Errorf("the caller's request changed: ContentLength %d, header %q", req.ContentLength, req.Header["Content-Length"])
+					}
+					if p != Reject {
+						if s.err != nil || rec.Code != http.StatusOK {
+							t.Errorf("read error %v, status %d; want nil, 200", s.err, rec.Code)
+						}
+						if s.length != -1 || s.header != nil {
+							t.Errorf("handler saw ContentLength %d, header %q; want -1 and none", s.length, s.header)
+						}
+						return
+					}
+					if s.length != int64(len(in)) || len(s.header) != 1 {
+						t.Errorf("Reject: handler saw ContentLength %d, header %q; want %d", s.length, s.header, len(in))
+					}
+					at := firstInvalid(in)
+					if at < 0 {
+						if s.err != nil || rec.Code != http.StatusOK {
+							t.Errorf("valid body: read error %v, status %d", s.err, rec.Code)
+						}
+						return
+					}
+					var e *Error
+					if !errors.As(s.err, &e) || e.Offset != int64(at) {
+						t.Fatalf("read error = %v; want an *Error at offset %d", s.err, at)
+					}
+					want := fmt.Sprintf("invalid UTF-8 in request body at byte %d\n", at)
+					if rec.Code != http.StatusBadRequest || rec.Body.String() != want {
+						t.Errorf("response = %d %q; want 400 %q", rec.Code, rec.Body, want)
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestMiddlewareContentTypes(t *testing.T) {
+	const in = "a\xffb"
+	tests := []struct {
+		desc    string
+		ct      string
+		opts    []Option
+		checked bool
+		status  int
+	}{
+		{"text/plain", "text/plain; charset=utf-8", nil, true, 200},
+		{"text/html upper case", "TEXT/HTML", nil, true, 200},
+		{"text/csv quoted charset", `text/csv; charset="UTF8"`, nil, true, 200},
+		{"json", "application/json", nil, true, 200},
+		{"json suffix", "application/vnd.api+json; charset=utf-8", nil, true, 200},
+		{"xml", "application/xml", nil, true, 200},
+		{"xml suffix", "image/svg+xml", nil, true, 200},
+		{"form", "application/x-www-form-urlencoded", nil, true, 200},
+		{"ndjson", "application/x-ndjson", nil, true, 200},
+		{"octet-stream", "application/octet-stream", nil, false, 200},
+		{"png", "image/png", nil, false, 200},
+		{"multipart", "multipart/form-data; boundary=x", nil, false, 200},
+		{"no content type", "", nil, false, 200},
+		{"malformed", "json", nil, false, 200},
+		{"latin1", "text/plain; charset=ISO-8859-1", nil, false, 200},
+		{"latin1 after other params", "text/plain; format=flowed; charset=latin1", nil, false, 200},
+		{"latin1 RequireUTF8", "text/plain; charset=ISO-8859-1", []Option{RequireUTF8()}, false, 415},
+		{"utf-8 RequireUTF8", "text/plain; charset=utf-8", []Option{RequireUTF8()}, true, 200},
+		{"image RequireUTF8", "image/png", []Option{RequireUTF8()}, false, 200},
+		{"custom list", "text/plain", []Option{ContentTypes("application/json")}, false, 200},
+		{"custom list json", "application/json", []Option{ContentTypes("application/json")}, true, 200},
+		{"custom wildcard", "application/octet-stream", []Option{ContentTypes("*/*")}, true, 200},
+		{"custom suffix", "application/ld+json", []Option{ContentTypes("*+JSON")}, true, 200},
+		{"empty list", "application/json", []Option{ContentTypes()}, false, 200},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			var s seen
+			h := Middleware(Replace, tc.opts...)(recorder(&s))
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, post(strings.NewReader(in), int64(len(in)), tc.ct))
+			if rec.Code != tc.status {
+				t.Fatalf("status = %d; want %d", rec.Code, tc.status)
+			}
+			if tc.status != http.StatusOK {
+				if s.called {
+					t.Errorf("handler was called")
+				}
+				return
+			}
+			want := in
+			if tc.checked {
+				want = "a\uFFFDb"
+			}
+			if string(s.body) != want || s.statsOK != tc.checked {
+				t.Errorf("handler read %q, BodyStats ok %v; want %q, %v", s.body, s.statsOK, want, tc.checked)
+			}
+			if !tc.checked && (s.length != int64(len(in)) || len(s.header) != 1) {
+				t.Errorf("unchecked body: ContentLength %d, header %q; want both kept", s.length, s.header)
+			}
+		})
+	}
+}
+
+func TestMiddlewarePrevalidate(t *testing.T) {
+	const limit = 64
+	valid := strings.Repeat("é", limit/2)
+	tests := []struct {
+		desc   string
+		p      Policy
+		in     string
+		status int
+		body   string // of the response, if not "ok"
+	}{
+		{"at limit", Reject, valid, 200, ""},
+		{"over limit", Reject, valid + "x", 413, "request body too large\n"},
+		{"over limit replace", Replace, valid + "x", 413, "request body too large\n"},
+		{"far over limit", Replace, strings.Repeat(valid, 1000), 413, "request body too large\n"},
+		{"invalid", Reject, "héllo\xff", 400, "invalid UTF-8 in request body at byte 6\n"},
+		{"invalid then over limit", Reject, "ab\xc0" + valid, 400, "invalid UTF-8 in request body at byte 2\n"},
+		{"truncated at end", Reject, "ab\xe2\x82", 400, "invalid UTF-8 in request body at byte 2\n"},
+		{"replace", Replace, "ab\xe2\x82cd\xff", 200, ""},
+		{"drop", Drop, "ab\xe2\x82cd\xff", 200, ""},
+		{"windows1252", Windows1252, "caf\xe9", 200, ""},
+	}
+	for _, tc := range tests {
+		for _, chunked := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/chunked=%v", tc.desc, chunked), func(t *testing.T) {
+				var s seen
+				h := Middleware(tc.p, Prevalidate(limit))(recorder(&s))
+				rec := httptest.NewRecorder()
+				n := int64(len(tc.in))
+				if chunked {
+					n = -1
+				}
+				h.ServeHTTP(rec, post(iotest.OneByteReader(strings.NewReader(tc.in)), n, "text/plain"))
+				if rec.Code != tc.status {
+					t.Fatalf("status = %d %q; want %d", rec.Code, rec.Body, tc.status)
+				}
+				if tc.status != http.StatusOK {
+					if s.called || rec.Body.String() != tc.body {
+						t.Errorf("handler called %v, response %q; want false, %q", s.called, rec.Body, tc.body)
+					}
+					return
+				}
+				want, subparts := expected(t, tc.p, []byte(tc.in))
+				if !bytes.Equal(s.body, want) || s.err != nil {
+					t.Errorf("handler read %q, %v; want %q", s.body, s.err, want)
+				}
+				if s.length != int64(len(want)) || len(s.header) != 1 || s.header[0] != strconv.Itoa(len(want)) {
+					t.Errorf("handler saw ContentLength %d, header %q; want %d", s.length, s.header, len(want))
+				}
+				if !s.statsOK || s.stats.Subparts != int64(subparts) {
+					t.Errorf("BodyStats = %+v, %v; want %d subparts", s.stats, s.statsOK, subparts)
+				}
+			})
+		}
+	}
+}
+
+func TestMiddlewareCheckURL(t *testing.T) {
+	tests := []struct {
+		desc   string
+		target string
+		opts   []Option
+		status int
+	}{
+		{"valid", "/caf%C3%A9?q=%E4%B8%96&x", []Option{CheckURL()}, 200},
+		{"path", "/caf%E9", []Option{CheckURL()}, 400},
+		{"query value", "/?q=%FF", []Option{CheckURL()}, 400},
+		{"query key", "/?%C0%AF=1", []Option{CheckURL()}, 400},
+		{"later pair", "/?a=1&b=caf%E9", []Option{CheckURL()}, 400},
+		{"plus", "/?a=b+c", []Option{CheckURL()}, 200},
+		{"broken escape", "/?a=%E9%zz", []Option{CheckURL()}, 200},
+		{"NoNUL", "/?a=%00", []Option{CheckURL(), NoNUL()}, 400},
+		{"off by default", "/caf%E9?q=%FF", nil, 200},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			var s seen
+			h := Middleware(Replace, tc.opts...)(recorder(&s))
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tc.target, nil))
+			if rec.Code != tc.status || s.called != (tc.status == 200) {
+				t.Errorf("GET %s = %d, handler called %v; want %d", tc.target, rec.Code, s.called, tc.status)
+			}
+		})
+	}
+}
+
+func TestMiddlewareOnStats(t *testing.T) {
+	type call struct {
+		path       string
+		body, resp Stats
+	}
+	var calls []call
+	h := Middleware(Replace, Responses(), OnStats(func(r *http.Request, body, resp Stats) {
+		calls = append(calls, call{r.URL.Path, body, resp})
+	}))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, "x\xff\xfey\xc0")
+	}))
+	h.ServeHTTP(httptest.NewRecorder(), post(strings.NewReader("a\x80b\x80"), 4, "text/plain"))
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/get", nil))
+	want := []call{
+		{"/", Stats{Subparts: 2, Bytes: 2, First: 1}, Stats{Subparts: 3, Bytes: 3, First: 1}},
+		{"/get", Stats{First: -1}, Stats{Subparts: 3, Bytes: 3, First: 1}},
+	}
+	if fmt.Sprint(calls) != fmt.Sprint(want) {
+		t.Errorf("OnStats calls = %+v; want %+v", calls, want)
+	}
+}
+
+// flushes is a response split over writes, with a flush after each. hold
+// is what must have reached the client after each flush under Replace.
+var flushes = []struct{ write, hold string }{
+	{"x\xe2", "x"},
+	{"\x82", "x"},
+	{"\xac", "x€"},
+	{"\xf0\x9f", "x€"},
+	{"\x99\x82 ", "x€🙂 "},
+	{"\xe2\x82", "x€🙂 "},
+	{"y", "x€🙂 \uFFFDy"},
+	{"\xf0\x9f\x99", "x€🙂 \uFFFDy"},
+}
+
+func TestMiddlewareResponseFlush(t *testing.T) {
+	h := Middleware(Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Content-Length", "1000")
+		rec := w.(interface{ Unwrap() http.ResponseWriter }).Unwrap().(*httptest.ResponseRecorder)
+		rc := http.NewResponseController(w)
+		for i, f := range flushes {
+			io.WriteString(w, f.write)
+			if i%2 == 0 {
+				if err := rc.Flush(); err != nil {
+					t.Fatalf("ResponseController.Flush = %v", err)
+				}
+			} else {
+				w.(http.Flusher).Flush()
+			}
+			if got := rec.Body.String(); got != f.hold || !rec.Flushed {
+				t.Errorf("after writing %q and flushing: client has %q (flushed %v); want %q", f.write, got, rec.Flushed, f.hold)
+			}
+		}
+		if _, _, err := rc.Hijack(); !errors.Is(err, http.ErrNotSupported) {
+			t.Errorf("Hijack through the wrapper = %v; want ErrNotSupported from the recorder", err)
+		}
+	}))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	if want := "x€🙂 \uFFFDy\uFFFD"; rec.Body.String() != want {
+		t.Errorf("response = %q; want %q", rec.Body, want)
+	}
+	if cl := rec.Header()["Content-Length"]; cl != nil {
+		t.Errorf("Content-Length = %q; want it deleted", cl)
+	}
+}
+
+// serveResponse runs a handler that writes in in pieces of size k, with
+// Content-Type ct and a Content-Length, and returns the recorder and what
+// the handler panicked with.
+func serveResponse(p Policy, in []byte, k int, ct string, flush bool) (rec *httptest.ResponseRecorder, panicked any) {
+	h := Middleware(p, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ct != "" {
+			w.Header().Set("Content-Type", ct)
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(in)))
+		w.WriteHeader(http.StatusOK)
+		for i := 0; i < len(in); i += k {
+			w.Write(in[i:min(i+k, len(in))])
+			if flush {
+				w.(http.Flusher).Flush()
+			}
+		}
+	}))
+	rec = httptest.NewRecorder()
+	defer func() { panicked = recover() }()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	return rec, nil
+}
+
+func TestMiddlewareResponsePolicies(t *testing.T) {
+	for _, p := range mwPolicies {
+		for _, tc := range mwInputs {
+			for _, k := range []int{1, 2, 3, 7, 1 << 20} {
+				for _, flush := range []bool{false, true} {
+					t.Run(fmt.Sprintf("policy=%v/%s/write=%d/flush=%v", p, tc.desc, k, flush), func(t *testing.T) {
+						in := []byte(tc.in)
+						rec, panicked := serveResponse(p, in, k, "text/plain; charset=utf-8", flush)
+						got := rec.Body.Bytes()
+						if p != Reject {
+							if panicked != nil || rec.Code != http.StatusOK {
+								t.Fatalf("status %d, panic %v", rec.Code, panicked)
+							}
+							if msg := checkOutput(t, p, in, got); msg != "" {
+								t.Error(msg)
+							}
+							if cl := rec.Header()["Content-Length"]; cl != nil {
+								t.Errorf("Content-Length = %q; want it deleted", cl)
+							}
+							return
+						}
+						at := firstInvalid(in)
+						switch {
+						case at < 0:
+							if panicked != nil || !bytes.Equal(got, in) {
+								t.Errorf("valid response = %q, panic %v; want %q", got, panicked, in)
+							}
+							if cl := rec.Header().Get("Content-Length"); cl != strconv.Itoa(len(in)) {
+								t.Errorf("Reject: Content-Length = %q; want %d kept", cl, len(in))
+							}
+						case at == 0 && (!flush || panicked == nil):
+							// Nothing was sent, not even the header: the
+							// response becomes a 500. A flush sends the
+							// header, and then the response is aborted.
+							want := "invalid UTF-8 in response body\n"
+							if panicked != nil || rec.Code != http.StatusInternalServerError || rec.Body.String() != want {
+								t.Errorf("rejected before any byte: %d %q, panic %v; want 500 %q", rec.Code, rec.Body, panicked, want)
+							}
+						default:
+							if panicked != http.ErrAbortHandler {
+								t.Errorf("rejected after %d bytes: panic %v; want http.ErrAbortHandler", at, panicked)
+							}
+							if !utf8.Valid(got) || !bytes.HasPrefix(in, got) || len(got) > at {
+								t.Errorf("aborted response sent %q; want a valid prefix of %q up to byte %d", got, in, at)
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+func TestMiddlewareResponseContentTypes(t *testing.T) {
+	const in = "a\xffb"
+	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff"
+	tests := []struct {
+		desc, ct, in, want string
+	}{
+		{"text", "text/plain", in, "a\uFFFDb"},
+		{"json", "application/json", in, "a\uFFFDb"},
+		{"latin1", "text/plain; charset=iso-8859-1", in, in},
+		{"image", "image/png", in, in},
+		{"sniffed text", "", in, "a\uFFFDb"},
+		{"sniffed png", "", png, png},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			rec, panicked := serveResponse(Replace, []byte(tc.in), 1<<10, tc.ct, false)
+			if panicked != nil || rec.Body.String() != tc.want {
+				t.Errorf("response = %q, panic %v; want %q", rec.Body, panicked, tc.want)
+			}
+		})
+	}
+	// Without Responses nothing is touched.
+	h := Middleware(Replace)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := w.(*httptest.ResponseRecorder); !ok {
+			t.Errorf("ResponseWriter is wrapped without Responses: %T", w)
+		}
+		io.WriteString(w, in)
+	}))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	if rec.Body.String() != in {
+		t.Errorf("response without Responses = %q; want %q", rec.Body, in)
+	}
+}
+
+// generator is an endless stream of text with an ill-formed byte every
+// 100 bytes or so.
+type generator struct{ n int }
+
+func (g *generator) Read(p []byte) (int, error) {
+	const text = "Grüße, 世界! The quick brown fox jumps over the lazy dog. Ça va? \xff"
+	for i := range p {
+		p[i] = text[g.n%len(text)]
+		g.n++
+	}
+	return len(p), nil
+}
+
+func TestMiddlewareConstantMemory(t *testing.T) {
+	const size = 16 << 20
+	h := Middleware(Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		if n, err := io.Copy(w, r.Body); n < size || err != nil {
+			t.Errorf("io.Copy = %d, %v", n, err)
+		}
+	}))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	req := post(io.LimitReader(&generator{}, size), -1, "text/plain")
+	h.ServeHTTP(discardWriter{http.Header{}}, req)
+	runtime.ReadMemStats(&after)
+	if total := after.TotalAlloc - before.TotalAlloc; total > 1<<20 {
+		t.Errorf("a %d-byte body allocated %d bytes; want a constant amount", size, total)
+	}
+}
+
+// discardWriter is a ResponseWriter that throws the body away.
+type discardWriter struct{ h http.Header }
+
+func (w discardWriter) Header() http.Header         { return w.h }
+func (w discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (w discardWriter) WriteHeader(int)             {}
+
+// slowBody is a request body that a goroutine writes one byte at a time.
+func slowBody(t *testing.T, in []byte) (io.ReadCloser, func()) {
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range in {
+			if _, err := pw.Write(in[i : i+1]); err != nil {
+				return // the transport stopped reading
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+		pw.Close()
+	}()
+	return pr, func() {
+		pr.Close()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Error("the body writer did not stop")
+		}
+	}
+}
+
+func heapInUse() uint64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+func TestMiddlewareServer(t *testing.T) {
+	in := []byte("{\"name\":\"caf\xe9 \xe2\x82\xac \xf0\x9f\x99\x82 \xed\xa0\x80 x\xe2\x82\"}")
+	baseGoroutines := runtime.NumGoroutine()
+	baseHeap := heapInUse()
+
+	for _, p := range mwPolicies {
+		t.Run("policy="+p.String(), func(t *testing.T) {
+			var mu sync.Mutex
+			var s seen
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := &http.Server{
+				Handler: Middleware(p)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					mu.Lock()
+					defer mu.Unlock()
+					recorder(&s).ServeHTTP(w, r)
+				})),
+				ReadHeaderTimeout: 5 * time.Second,
+			}
+			go srv.Serve(ln)
+			tr := &http.Transport{}
+			client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+			defer func() {
+				tr.CloseIdleConnections()
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				if err := srv.Shutdown(ctx); err != nil {
+					t.Errorf("Shutdown: %v", err)
+				}
+			}()
+
+			for range 3 { // on one kept-alive connection
+				body, stop := slowBody(t, in)
+				req, err := http.NewRequest(http.MethodPost, "http://"+ln.Addr().String()+"/", body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.Header.Set("Content-Type", "application/json")
+				resp, err := client.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				reply, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				stop()
+				if err != nil {
+					t.Fatal(err)
+				}
+
+				mu.Lock()
+				got, rerr, length := s.body, s.err, s.length
+				mu.Unlock()
+				if length != -1 {
+					t.Errorf("handler saw ContentLength %d; want -1 (chunked)", length)
+				}
+				if msg := checkOutput(t, p, in, got); msg != "" {
+					t.Errorf("handler read: %s", msg)
+				}
+				wantStatus, wantReply := http.StatusOK, "ok"
+				if p == Reject {
+					at := firstInvalid(in)
+					wantStatus, wantReply = http.StatusBadRequest, fmt.Sprintf("invalid UTF-8 in request body at byte %d\n", at)
+					if e := (*Error)(nil); !errors.As(rerr, &e) || e.Offset != int64(at) {
+						t.Errorf("handler's read error = %v; want *Error at %d", rerr, at)
+					}
+				}
+				if resp.StatusCode != wantStatus || string(reply) != wantReply {
+					t.Errorf("client got %d %q; want %d %q", resp.StatusCode, reply, wantStatus, wantReply)
+				}
+			}
+		})
+	}
+
+	t.Run("streamed response", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := make(chan struct{})
+		srv := &http.Server{
+			Handler: Middleware(Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				rc := http.NewResponseController(w)
+				if err := rc.SetWriteDeadline(time.Now().Add(10 * time.Second)); err != nil {
+					t.Errorf("SetWriteDeadline through the wrapper: %v", err)
+				}
+				w.Header().Set("Content-Type", "text/plain")
+				io.WriteString(w, "héllo \xe2\x82")
+				if err := rc.Flush(); err != nil {
+					t.Errorf("Flush: %v", err)
+				}
+				select {
+				case <-next:
+				case <-time.After(5 * time.Second):
+					t.Error("the client did not read the flushed part")
+				}
+				io.WriteString(w, "\xac and \xe2")
+			})),
+			ReadHeaderTimeout: 5 * time.Second,
+		}
+		go srv.Serve(ln)
+		tr := &http.Transport{}
+		client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+		defer func() {
+			tr.CloseIdleConnections()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			srv.Shutdown(ctx)
+		}()
+		resp, err := client.Get("http://" + ln.Addr().String() + "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		first := make([]byte, len("héllo "))
+		if _, err := io.ReadFull(resp.Body, first); err != nil || string(first) != "héllo " {
+			t.Fatalf("first part = %q, %v", first, err)
+		}
+		close(next)
+		rest, err := io.ReadAll(resp.Body)
+		if want := "€ and \uFFFD"; err != nil || string(rest) != want {
+			t.Errorf("rest = %q, %v; want %q", rest, err, want)
+		}
+	})
+
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > baseGoroutines && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > baseGoroutines {
+		buf := make([]byte, 1<<16)
+		t.Errorf("%d goroutines after the servers closed; %d before\n%s", n, baseGoroutines, buf[:runtime.Stack(buf, true)])
+	}
+	if heap := heapInUse(); heap > baseHeap+2<<20 {
+		t.Errorf("heap in use grew from %d to %d bytes", baseHeap, heap)
+	}
+}
+
+// jsonBody is a resettable request body.
+type jsonBody struct{ bytes.Reader }
+
+func (b *jsonBody) Close() error { return nil }
+
+func BenchmarkMiddleware(b *testing.B) {
+	type item struct {
+		ID    int      `json:"id"`
+		Name  string   `json:"name"`
+		Tags  []string `json:"tags"`
+		Notes string   `json:"notes"`
+	}
+	var items []item
+	for i, name := range textgen.Names[:10] {
+		items = append(items, item{i, name, []string{"a", "ü", "日本"}, string(textgen.Make(name, 80))})
+	}
+	data, err := json.Marshal(items)
+	if err != nil {
+		b.Fatal(err)
+	}
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var got []item
+		if err := json.NewDecoder(r.Body).Decode(&got); err != nil {
+			if !WriteError(w, err) {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+			}
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	for _, bc := range []struct {
+		name string
+		h    http.Handler
+	}{
+		{"none", handler},
+		{"replace", Middleware(Replace)(handler)},
+		{"reject", Middleware(Reject)(handler)},
+	} {
+		b.Run("mw="+bc.name, func(b *testing.B) {
+			body := &jsonBody{}
+			req := httptest.NewRequest(http.MethodPost, "/items", body)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Content-Length", strconv.Itoa(len(data)))
+			req.ContentLength = int64(len(data))
+			w := discardWriter{http.Header{}}
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				body.Reset(data)
+				bc.h.ServeHTTP(w, req)
+			}
+		})
+	}
+}
