@@ -43,9 +43,6 @@ func (p Policy) String() string {
 	return fmt.Sprintf("Policy(%d)", uint8(p))
 }
 
-// escapes reports whether p maps each ill-formed byte to an escape that [Unescaper] can restore.
-func (p Policy) escapes() bool { return p == SurrogateEscape || p == OPTU8 }
-
 var errPolicy = errors.New("utf8stream: unknown policy")
 
 // ParsePolicy returns the policy named s. It accepts the names [Policy.String]
