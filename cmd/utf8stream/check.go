@@ -108,6 +108,8 @@ func (c *checkCmd) file(e *env, out *bufio.Writer, buf []byte, name string) int 
 
 	var count, nbytes int64
 	pos := newTracker()
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
 	report := func(ue utf8stream.Error) {
 		count++
 		nbytes += int64(len(ue.Bytes))
@@ -116,9 +118,7 @@ func (c *checkCmd) file(e *env, out *bufio.Writer, buf []byte, name string) int 
 		}
 		line, col, next := pos.where(&ue)
 		if c.json {
-			b, _ := json.Marshal(jsonError{shown, line, col, ue.Offset, hex.EncodeToString(ue.Bytes), describe(&ue, next)})
-			out.Write(b)
-			out.WriteByte('\n')
+			enc.Encode(jsonError{shown, line, col, ue.Offset, hex.EncodeToString(ue.Bytes), describe(&ue, next)})
 			return
 		}
 		fmt.Fprintln(out, formatError(shown, line, col, &ue, next))

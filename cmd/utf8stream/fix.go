@@ -72,7 +72,11 @@ func (c *fixCmd) exec(e *env, files []string) int {
 	opts := c.lib.options()
 	buf := make([]byte, bufSize)
 	return e.filterFiles(files, &c.output, func(w io.Writer, r io.Reader, name string) error {
-		pos := newTracker()
+		// Only reject reports a position.
+		var pos *tracker
+		if c.policy == utf8stream.Reject {
+			pos = newTracker()
+		}
 		uw := utf8stream.NewWriter(w, c.policy, opts...)
 		prog := e.newProgress(name)
 		var flush func() error
@@ -89,7 +93,7 @@ func (c *fixCmd) exec(e *env, files []string) int {
 			err = cerr
 		}
 		var ue *utf8stream.Error
-		if errors.As(err, &ue) {
+		if errors.As(err, &ue) && pos != nil {
 			line, col, next := pos.where(ue)
 			fmt.Fprintln(e.stderr, formatError(name, line, col, ue, next))
 			return &invalidInput{}

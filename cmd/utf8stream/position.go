@@ -24,16 +24,17 @@ type tracker struct {
 func newTracker() *tracker { return &tracker{line: 1, size: -1} }
 
 // feed makes p, which starts at stream offset base, the current chunk.
-// Everything before base has been fed.
+// Everything before base has been fed and counted: the caller calls count
+// with the end of each chunk before it reuses the chunk's memory.
 func (t *tracker) feed(p []byte, base int64) {
-	t.count(base)
 	t.chunk, t.base = p, base
 }
 
 // end records that the input ends at offset size.
 func (t *tracker) end(size int64) { t.size = size }
 
-// count counts the newlines of the current chunk before offset off.
+// count counts the newlines of the current chunk before offset off, which
+// must not lie beyond the chunk.
 func (t *tracker) count(off int64) {
 	if off <= t.pos {
 		return

@@ -97,6 +97,10 @@ func pump(w io.Writer, r io.Reader, buf []byte, pos *tracker, prog *progress, fl
 			if _, err := w.Write(chunk); err != nil {
 				return err
 			}
+			if pos != nil {
+				// The next read overwrites the chunk.
+				pos.count(total)
+			}
 			prog.update(total)
 			if stop != nil && stop() {
 				return nil
