@@ -1,0 +1,261 @@
+package utf8stream
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/text/transform"
+)
+
+// optionVectors add to vectors what the options look at.
+var optionVectors = []string{
+	"\xEF\xBB\xBFbom first",
+	"\xEF\xBB\xBF\xEF\xBB\xBFtwo marks",
+	"late \xEF\xBB\xBF mark",
+	"\xEF\xBB",
+	"\xEF\xBB\xBF",
+	"a\x00b\x00",
+	"\x00",
+	"\xEE\xBC\x80 is U+EF00, \xEE\xBC\x81 is not",
+	"\xED\xA0\xBD\xED\xB8\x80",             // U+1F600 in CESU-8
+	"\xED\xA0\x80\xED\xB0\x80",             // U+10000
+	"\xED\xAF\xBF\xED\xBF\xBF",             // U+10FFFF
+	"\xED\xA0\xBD x \xED\xB8\x80",          // unpaired high, unpaired low
+	"\xED\xB8\x80\xED\xA0\xBD",             // low then high: not a pair
+	"\xED\xA0\xBD\xED\xA0\xBD\xED\xB8\x80", // high, then a pair
+	"\xED\xA0\xBD\xED\xB8",                 // a pair cut short
+	"a\xC0\x80b",                           // Modified UTF-8 NUL
+	"\xC0\x80\xC0\x81\xC0",
+	"mixed \xC0\x80\x00\xEF\xBB\xBF\xED\xA0\xBD\xED\xB8\x80\xFF\xEE\xBE\x80",
+}
+
+type optCombo struct {
+	name string
+	o    uint8 // bits as fuzzOptions reads them
+}
+
+var optCombos = []optCombo{
+	{"StripBOM", 8}, {"NoNUL", 1}, {"CESU8", 2}, {"ModifiedUTF8", 4},
+	{"Replacement", 16}, {"CESU8+ModifiedUTF8", 6}, {"all", 31},
+}
+
+// TestOptionsEveryWrapper runs every option, alone and combined, under every
+// policy, through the Transformer, the Reader (whole and a byte at a time)
+// and the Writer (in pieces of 1 to 7 bytes), against the oracle.
+func TestOptionsEveryWrapper(t *testing.T) {
+	inputs := append([]string{}, optionVectors...)
+	for _, tc := range vectors {
+		inputs = append(inputs, tc.in)
+	}
+	for _, combo := range optCombos {
+		opts, ro := fuzzOptions(combo.o)
+		for _, p := range allPolicies {
+			for _, in := range inputs {
+				want, errOff, errBytes := refTransform(p, []byte(in), ro)
+				check := func(how string, got []byte, err error) {
+					t.Helper()
+					if err == io.EOF {
+						err = nil
+					}
+					var e *Error
+					ok := bytes.Equal(got, want)
+					if errOff >= 0 {
+						ok = ok && errorsAs(err, &e) && e.Offset == errOff && bytes.Equal(e.Bytes, errBytes)
+					} else {
+						ok = ok && err == nil
+					}
+					if !ok {
+						t.Fatalf("%s %v %s(%q) = %q, %v; want %q (error at %d)", combo.name, p, how, in, got, err, want, errOff)
+					}
+				}
+				got, _, err := transform.Bytes(NewTransformer(p, opts...), []byte(in))
+				check("Transform", got, err)
+				got, err = readAllErr(NewReader(strings.NewReader(in), p, opts...))
+				check("Reader", got, err)
+				got, err = readSmall(NewReader(iotest.OneByteReader(strings.NewReader(in)), p, opts...), 1)
+				check("Reader(one byte)", got, err)
+				for size := 1; size <= 7; size++ {
+					got, err = writeChunks(p, []byte(in), []int{size}, opts...)
+					check(fmt.Sprintf("Writer(pieces of %d)", size), got, err)
+				}
+			}
+		}
+	}
+}
+
+func errorsAs(err error, e **Error) bool {
+	if x, ok := err.(*Error); ok {
+		*e = x
+		return true
+	}
+	return false
+}
+
+func TestStripBOMSplit(t *testing.T) {
+	in := "\xEF\xBB\xBFtext \xEF\xBB\xBF"
+	for _, rc := range readerCases(1) {
+		got, err := readAllErr(NewReader(rc.mk(in), Reject, StripBOM()))
+		if string(got) != "text \uFEFF" || err != io.EOF {
+			t.Errorf("%s: %q, %v; want the first mark removed, the second kept", rc.name, got, err)
+		}
+	}
+	for cut := 0; cut <= 4; cut++ {
+		got, err := writeChunks(Reject, []byte(in), []int{cut, 100}, StripBOM())
+		if string(got) != "text \uFEFF" || err != nil {
+			t.Errorf("Writer split at %d: %q, %v", cut, got, err)
+		}
+	}
+}
+
+func TestNoNULEscapes(t *testing.T) {
+	for _, tc := range []struct {
+		p    Policy
+		want string
+	}{
+		{Replace, "a\uFFFDb"},
+		{Drop, "ab"},
+		{SurrogateEscape, "a\xED\xB0\x80b"},
+		{OPTU8, "a\xEE\xBC\x80b"},
+		{Windows1252, "a\uFFFDb"},
+	} {
+		got, err := transformString(NewTransformer(tc.p, NoNUL()), "a\x00b")
+		if got != tc.want || err != nil {
+			t.Errorf("%v: %q, %v; want %q", tc.p, got, err, tc.want)
+		}
+	}
+	// OPTU8 escapes a U+EF00 already in the input, so restoring with the
+	// same option gives it back.
+	in := "\x00\xEE\xBC\x80"
+	esc, _ := transformString(NewTransformer(OPTU8, NoNUL()), in)
+	if want := "\xEE\xBC\x80\xEE\xBF\xAE\xEE\xBE\xBC\xEE\xBE\x80"; esc != want {
+		t.Errorf("OPTU8+NoNUL(%q) = %q; want %q", in, esc, want)
+	}
+	back, _, _ := transform.String(NewUnescaper(OPTU8, NoNUL()), esc)
+	if back != in {
+		t.Errorf("restore = %q; want %q", back, in)
+	}
+	_, err := transformString(NewTransformer(Reject, NoNUL()), "ok\x00")
+	var e *Error
+	if !errorsAs(err, &e) || e.Offset != 2 || e.Reason() != "NUL byte" {
+		t.Errorf("Reject+NoNUL: %v", err)
+	}
+}
+
+// TestCESU8 checks the conversion against surrogate pairs computed from
+// their definition, for every code point above U+FFFF in steps.
+func TestCESU8(t *testing.T) {
+	enc3 := func(u rune) []byte { // a surrogate as a 3-byte sequence, by hand
+		return []byte{0xE0 | byte(u>>12), 0x80 | byte(u>>6)&0x3F, 0x80 | byte(u)&0x3F}
+	}
+	tr := NewTransformer(Reject, CESU8())
+	for r := rune(0x10000); r <= utf8.MaxRune; r += 0x3F {
+		v := r - 0x10000
+		in := append(enc3(0xD800+v>>10), enc3(0xDC00+v&0x3FF)...)
+		tr.Reset()
+		got, _, err := transform.Bytes(tr, in)
+		if err != nil || string(got) != string(r) {
+			t.Fatalf("CESU8(% X) = % X, %v; want U+%X", in, got, err, r)
+		}
+	}
+	// Without the option a pair is six ill-formed bytes.
+	got, _ := transformString(NewTransformer(Replace), "\xED\xA0\xBD\xED\xB8\x80")
+	if got != strings.Repeat("\uFFFD", 6) {
+		t.Errorf("pair without CESU8 = %q", got)
+	}
+}
+
+func TestReplacementOption(t *testing.T) {
+	for _, r := range []string{"?", "", "[bad]", "\u2047"} {
+		got, err := transformString(NewTransformer(Replace, Replacement(r)), "a\xFFb\xE2\x82")
+		if want := "a" + r + "b" + r; got != want || err != nil {
+			t.Errorf("Replacement(%q): %q, %v; want %q", r, got, err, want)
+		}
+	}
+	for _, bad := range []string{"\xFF", strings.Repeat("x", maxReplacement+1)} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Replacement(%q) did not panic", bad)
+				}
+			}()
+			Replacement(bad)
+		}()
+	}
+}
+
+// TestStatsExactWhateverChunking checks Stats and the OnInvalid calls are
+// the same for every chunking and wrapper.
+func TestStatsExactWhateverChunking(t *testing.T) {
+	in := "\uFFFD already here, then \xFF, \xE2\x82, \xF0\x9F\x98, \xEE\xBE\x80 and \xC0"
+	for _, p := range []Policy{Replace, OPTU8, Drop} {
+		var wantCalls []Error
+		tr := NewTransformer(p, OnInvalid(func(e Error) { wantCalls = append(wantCalls, e) }))
+		transform.String(tr, in)
+		want := tr.Stats()
+		if want.Subparts != 4 || want.Bytes != 7 || want.First != int64(strings.Index(in, "\xFF")) {
+			t.Fatalf("%v: Stats = %+v", p, want)
+		}
+		if p == OPTU8 && want.Escaped != 1 {
+			t.Fatalf("OPTU8: Escaped = %d; want 1", want.Escaped)
+		}
+		for _, rc := range readerCases(5) {
+			var calls []Error
+			r := NewReader(rc.mk(in), p, OnInvalid(func(e Error) { calls = append(calls, e) }))
+			readSmall(r, 3)
+			if r.Stats() != want || !cmp.Equal(calls, wantCalls) {
+				t.Errorf("%v via %s: Stats %+v, calls %v; want %+v, %v", p, rc.name, r.Stats(), calls, want, wantCalls)
+			}
+		}
+		for size := 1; size <= 5; size++ {
+			var calls []Error
+			w := NewWriter(io.Discard, p, OnInvalid(func(e Error) { calls = append(calls, e) }))
+			for i := 0; i < len(in); i += size {
+				w.Write([]byte(in[i:min(i+size, len(in))]))
+			}
+			w.Close()
+			if w.Stats() != want || !cmp.Equal(calls, wantCalls) {
+				t.Errorf("%v Writer pieces of %d: Stats %+v, calls %v; want %+v, %v", p, size, w.Stats(), calls, want, wantCalls)
+			}
+		}
+	}
+	// Valid input, including U+FFFD, counts nothing.
+	tr := NewTransformer(Replace)
+	transform.String(tr, "\uFFFD\uFFFD")
+	if tr.Stats() != (Stats{First: -1}) {
+		t.Errorf("Stats on valid input = %+v", tr.Stats())
+	}
+}
+
+func TestParsePolicy(t *testing.T) {
+	for _, p := range allPolicies {
+		q, err := ParsePolicy(strings.ToUpper(p.String()))
+		if q != p || err != nil {
+			t.Errorf("ParsePolicy(%q) = %v, %v", p.String(), q, err)
+		}
+		text, err := p.MarshalText()
+		var r Policy
+		if err != nil || r.UnmarshalText(text) != nil || r != p {
+			t.Errorf("%v: text round trip gave %v", p, r)
+		}
+	}
+	for alias, want := range map[string]Policy{"ignore": Drop, "strict": Reject, "cp1252": Windows1252, "surrogate-escape": SurrogateEscape, "optu-8": OPTU8} {
+		if p, err := ParsePolicy(alias); p != want || err != nil {
+			t.Errorf("ParsePolicy(%q) = %v, %v; want %v", alias, p, err, want)
+		}
+	}
+	if _, err := ParsePolicy("lenient"); err == nil || !strings.Contains(err.Error(), "replace") {
+		t.Errorf("ParsePolicy(lenient) error = %v; want one that lists the policies", err)
+	}
+	if s := Policy(200).String(); s != "Policy(200)" {
+		t.Errorf("Policy(200).String() = %q", s)
+	}
+	if _, err := Policy(200).MarshalText(); err == nil {
+		t.Error("MarshalText of an unknown policy: nil error")
+	}
+}
