@@ -1,0 +1,58 @@
+package utf8stream
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"golang.org/x/text/encoding"
+)
+
+var _ encoding.Encoding = Encoding(Replace)
+
+func TestEncodingDecoder(t *testing.T) {
+	for _, tc := range vectors {
+		for _, p := range allPolicies {
+			want, wantErr := transformString(NewTransformer(p), tc.in)
+			dec := Encoding(p).NewDecoder()
+			got, err := dec.String(tc.in)
+			wantString := want
+			if wantErr != nil {
+				wantString = "" // encoding.Decoder.String drops the output on error
+			}
+			if got != wantString || (err == nil) != (wantErr == nil) {
+				t.Errorf("%v %s: Decoder.String = %q, %v; want %q, %v", p, tc.desc, got, err, want, wantErr)
+			}
+			data, err := io.ReadAll(Encoding(p).NewDecoder().Reader(strings.NewReader(tc.in)))
+			var e *Error
+			if string(data) != want || (wantErr != nil) != errors.As(err, &e) {
+				t.Errorf("%v %s: Decoder.Reader = %q, %v; want %q, %v", p, tc.desc, data, err, want, wantErr)
+			}
+		}
+	}
+}
+
+func TestEncodingEncoderRestores(t *testing.T) {
+	for _, p := range []Policy{SurrogateEscape, OPTU8} {
+		for _, tc := range vectors {
+			e := Encoding(p, NoNUL())
+			esc, err := e.NewDecoder().String(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := e.NewEncoder().String(esc)
+			if back != tc.in || err != nil {
+				t.Errorf("%v %s: Encoder(Decoder(%q)) = %q, %v", p, tc.desc, tc.in, back, err)
+			}
+		}
+	}
+	// For the other policies the encoder applies the policy.
+	got, err := Encoding(Replace).NewEncoder().String("a\xFF")
+	if got != "a\uFFFD" || err != nil {
+		t.Errorf("Replace encoder = %q, %v", got, err)
+	}
+	if s := Encoding(OPTU8).(interface{ String() string }).String(); s != "UTF-8 (optu8)" {
+		t.Errorf("String() = %q", s)
+	}
+}
