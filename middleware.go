@@ -203,11 +203,11 @@ func (m *middleware) serve(next http.Handler, w http.ResponseWriter, r *http.Req
 		} else {
 			x.body = body{x.rd, r.Body}
 			r.Body = &x.body
+			r.GetBody = nil // it would give the unchecked bytes
 			if m.resizes {
 				r.ContentLength = -1
 				if _, ok := r.Header["Content-Length"]; ok {
-					r.Header = r.Header.Clone()
-					r.Header.Del("Content-Length")
+					r.Header = withoutHeader(r.Header, "Content-Length")
 				}
 			}
 		}
@@ -254,11 +254,23 @@ func (m *middleware) prevalidate(x *exchange, w http.ResponseWriter, r *http.Req
 	r.Body = io.NopCloser(bytes.NewReader(data))
 	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
 	r.ContentLength = int64(len(data))
-	if r.Header.Get("Content-Length") != strconv.Itoa(len(data)) {
-		r.Header = r.Header.Clone()
-		r.Header.Set("Content-Length", strconv.Itoa(len(data)))
+	if n := strconv.Itoa(len(data)); r.Header.Get("Content-Length") != n {
+		r.Header = withoutHeader(r.Header, "Content-Length")
+		r.Header["Content-Length"] = []string{n}
 	}
 	return true
+}
+
+// withoutHeader returns a copy of h without the canonical key. The copy
+// shares the value slices, capped so that an append does not write into h.
+func withoutHeader(h http.Header, key string) http.Header {
+	c := make(http.Header, len(h))
+	for k, v := range h {
+		if k != key {
+			c[k] = v[:len(v):len(v)]
+		}
+	}
+	return c
 }
 
 // validURL checks the path and query of r's URL, or answers 400 and
@@ -345,7 +357,7 @@ func isUTF8Charset(params string) bool {
 // BodyStats returns the counts of ill-formed input that [Middleware] found
 // so far in the request body of r, which must be the request the handler got
 // or one derived from its context. It reports false if Middleware did not
-// check the body.
+// check the body. Call it from the goroutine that reads the body.
 func BodyStats(r *http.Request) (Stats, bool) {
 	x, _ := r.Context().Value(ctxKey{}).(*exchange)
 	switch {

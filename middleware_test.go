@@ -135,6 +135,7 @@ type seen struct {
 	stats    Stats
 	statsOK  bool
 	requests int
+	getBody  func() (io.ReadCloser, error)
 }
 
 // recorder returns a handler that reads the whole body into s, answers a
@@ -145,6 +146,7 @@ func recorder(s *seen) http.Handler {
 		s.requests++
 		s.length = r.ContentLength
 		s.header = r.Header["Content-Length"]
+		s.getBody = r.GetBody
 		s.body, s.err = io.ReadAll(r.Body)
 		s.stats, s.statsOK = BodyStats(r)
 		if WriteError(w, s.err) {
@@ -350,6 +352,16 @@ func TestMiddlewarePrevalidate(t *testing.T) {
 				}
 				if !s.statsOK || s.stats.Subparts != int64(subparts) {
 					t.Errorf("BodyStats = %+v, %v; want %d subparts", s.stats, s.statsOK, subparts)
+				}
+				if s.getBody == nil {
+					t.Fatal("GetBody is nil")
+				}
+				rc, err := s.getBody()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if again, err := io.ReadAll(rc); !bytes.Equal(again, want) || err != nil {
+					t.Errorf("GetBody gives %q, %v; want %q", again, err, want)
 				}
 			})
 		}
@@ -759,6 +771,45 @@ func TestMiddlewareServer(t *testing.T) {
 		rest, err := io.ReadAll(resp.Body)
 		if want := "€ and \uFFFD"; err != nil || string(rest) != want {
 			t.Errorf("rest = %q, %v; want %q", rest, err, want)
+		}
+	})
+
+	t.Run("hijack", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := &http.Server{
+			Handler: Middleware(Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/plain")
+				conn, bw, err := http.NewResponseController(w).Hijack()
+				if err != nil {
+					t.Errorf("Hijack through the wrapper: %v", err)
+					return
+				}
+				defer conn.Close()
+				bw.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: close\r\n\r\nhi\xff")
+				bw.Flush()
+			})),
+			ReadHeaderTimeout: 5 * time.Second,
+		}
+		go srv.Serve(ln)
+		tr := &http.Transport{}
+		client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+		defer func() {
+			tr.CloseIdleConnections()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			srv.Shutdown(ctx)
+		}()
+		resp, err := client.Get("http://" + ln.Addr().String() + "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || string(got) != "hi\xff" {
+			t.Errorf("hijacked response = %q, %v; want the raw bytes", got, err)
 		}
 	})
 
