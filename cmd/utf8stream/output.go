@@ -63,7 +63,8 @@ func (e *env) filterFiles(files []string, o *outputFlags, f filter) int {
 		for _, name := range files {
 			err := e.rewrite(name, f)
 			var ii *invalidInput
-			if err != nil && !errors.As(err, &ii) {
+			var re *readError
+			if err != nil && !errors.As(err, &ii) && !errors.As(err, &re) {
 				e.errorf(displayName(name), "%s; file left unchanged", describeIOError(err))
 				status = exitError
 				continue

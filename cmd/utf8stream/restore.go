@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -62,7 +63,11 @@ func (c *restoreCmd) exec(e *env, files []string) int {
 	return e.filterFiles(files, &c.output, func(w io.Writer, r io.Reader, name string) error {
 		tw := transform.NewWriter(w, u)
 		prog := e.newProgress(name)
-		err := pump(tw, r, buf, nil, prog, nil, nil)
+		var flush func() error
+		if bw, ok := w.(*bufio.Writer); ok {
+			flush = bw.Flush
+		}
+		err := pump(tw, r, buf, nil, prog, flush, nil)
 		prog.clear()
 		var re *readError
 		if errors.As(err, &re) {
