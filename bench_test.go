@@ -1,0 +1,185 @@
+package utf8stream
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/utf8stream/utf8stream/internal/textgen"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+)
+
+// Benchmarks are named input=NAME/size=N/policy=P/impl=I so that benchstat
+// can slice them, e.g. benchstat -col /impl. The peers (copy, utf8.Valid,
+// x/text's unicode.UTF8 decoder, runes.ReplaceIllFormed) run in
+// BenchmarkPeers on the same inputs; sonic and segmentio run in the nested
+// module ./bench, so that the library does not depend on them.
+//
+//	go test -run '^$' -bench . -count 10 > new.txt && benchstat new.txt
+
+var benchSizes = []int{64, 4 << 10, 1 << 20}
+
+type benchInput struct {
+	name string
+	size int
+	data []byte
+}
+
+var benchInputCache []benchInput
+
+func benchInputs() []benchInput {
+	if benchInputCache == nil {
+		for _, name := range textgen.Names {
+			for _, size := range benchSizes {
+				benchInputCache = append(benchInputCache, benchInput{name, size, textgen.Make(name, size)})
+			}
+		}
+	}
+	return benchInputCache
+}
+
+func (in benchInput) label() string {
+	return "input=" + in.name + "/size=" + strconv.Itoa(in.size)
+}
+
+func (in benchInput) valid() bool { return utf8.Valid(in.data) }
+
+// forImpls runs f once per validation implementation this machine has.
+func forImpls(b *testing.B, f func(b *testing.B)) {
+	for _, name := range implNames() {
+		b.Run("impl="+name, func(b *testing.B) {
+			defer setImpl(name)()
+			f(b)
+		})
+	}
+}
+
+var benchPolicies = []Policy{Reject, Replace, SurrogateEscape, OPTU8, Drop, Windows1252}
+
+// BenchmarkSpan measures validation: how fast Span finds that valid input
+// is valid (or where ill-formed input stops).
+func BenchmarkSpan(b *testing.B) {
+	for _, in := range benchInputs() {
+		b.Run(in.label(), func(b *testing.B) {
+			forImpls(b, func(b *testing.B) {
+				t := NewTransformer(Reject)
+				b.SetBytes(int64(len(in.data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					t.Reset()
+					t.Span(in.data, true)
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkTransform measures one pass of Transform over the input into a
+// destination large enough for all of it.
+func BenchmarkTransform(b *testing.B) {
+	for _, in := range benchInputs() {
+		dst := make([]byte, 3*len(in.data)+64)
+		for _, p := range benchPolicies {
+			if p == Reject && !in.valid() {
+				continue
+			}
+			b.Run(in.label()+"/policy="+p.String(), func(b *testing.B) {
+				forImpls(b, func(b *testing.B) {
+					t := NewTransformer(p)
+					b.SetBytes(int64(len(in.data)))
+					b.ReportAllocs()
+					for b.Loop() {
+						t.Reset()
+						if _, _, err := t.Transform(dst, in.data, true); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			})
+		}
+	}
+}
+
+// BenchmarkReader measures io.Copy(io.Discard, NewReader(...)), which
+// includes the io layer: io.Discard reads in 8 KiB slices.
+func BenchmarkReader(b *testing.B) {
+	for _, in := range benchInputs() {
+		for _, p := range benchPolicies {
+			if p == Reject && !in.valid() {
+				continue
+			}
+			b.Run(in.label()+"/policy="+p.String(), func(b *testing.B) {
+				br := bytes.NewReader(in.data)
+				r := NewReader(br, p)
+				b.SetBytes(int64(len(in.data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					br.Reset(in.data)
+					r.Reset(br)
+					if _, err := io.Copy(io.Discard, r); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkWriter measures one Write of the whole input and a Close.
+func BenchmarkWriter(b *testing.B) {
+	for _, in := range benchInputs() {
+		for _, p := range benchPolicies {
+			if p == Reject && !in.valid() {
+				continue
+			}
+			b.Run(in.label()+"/policy="+p.String(), func(b *testing.B) {
+				w := NewWriter(io.Discard, p)
+				b.SetBytes(int64(len(in.data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					w.Reset(io.Discard)
+					w.Write(in.data)
+					if err := w.Close(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkPeers runs what Go users have today on the same inputs.
+func BenchmarkPeers(b *testing.B) {
+	for _, in := range benchInputs() {
+		dst := make([]byte, 3*len(in.data)+64)
+		peers := []struct {
+			name string
+			f    func()
+		}{
+			{"copy", func() { copy(dst, in.data) }},
+			{"utf8.Valid", func() { utf8.Valid(in.data) }},
+			{"xtext-utf8-decoder", func() {
+				unicode.UTF8.NewDecoder().Transform(dst, in.data, true)
+			}},
+			{"runes.ReplaceIllFormed", func() {
+				runes.ReplaceIllFormed().Transform(dst, in.data, true)
+			}},
+			{"transform.NewReader", func() {
+				io.Copy(io.Discard, transform.NewReader(bytes.NewReader(in.data), NewTransformer(Replace)))
+			}},
+		}
+		for _, peer := range peers {
+			b.Run(in.label()+"/peer="+peer.name, func(b *testing.B) {
+				b.SetBytes(int64(len(in.data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					peer.f()
+				}
+			})
+		}
+	}
+}
