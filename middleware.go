@@ -83,8 +83,21 @@ func CheckURL() Option {
 
 // Responses makes [Middleware] also apply its policy to response bodies of
 // a checked media type that does not declare a charset other than UTF-8.
+// Off by default.
+//
 // The Content-Type is taken at WriteHeader, or sniffed from the first Write
-// as net/http does. Off by default.
+// as net/http does; responses to HEAD and 204 and 304 responses are not
+// checked. The handler writes through a [Writer]: when the policy may change
+// the size of the body, the Content-Length header is deleted. Flush sends
+// everything but an unfinished sequence at the end, which waits for the next
+// Write or for the handler to return; the ResponseWriter has an Unwrap
+// method, so [http.ResponseController] reaches Hijack, deadlines and the
+// rest. The status is held back until the first byte, a Flush or the end of
+// the handler: under [Reject], a response found ill-formed before that
+// becomes a 500 Internal Server Error, and one found ill-formed later is
+// aborted by a panic with [http.ErrAbortHandler], after the valid bytes
+// before the error, so the client sees a broken response rather than
+// ill-formed bytes.
 func Responses() Option {
 	return func(o *options) { o.mw.responses = true }
 }

@@ -25,6 +25,13 @@ import (
 	"golang.org/x/text/transform"
 )
 
+var (
+	_ http.Flusher                              = (*responseWriter)(nil)
+	_ http.Hijacker                             = (*responseWriter)(nil)
+	_ interface{ Unwrap() http.ResponseWriter } = (*responseWriter)(nil)
+	_ interface{ FlushError() error }           = (*responseWriter)(nil)
+)
+
 var mwPolicies = []Policy{Reject, Replace, SurrogateEscape, OPTU8, Drop, Windows1252}
 
 // mwInputs are request and response bodies. They hold no EE BE xx or EE BF
