@@ -416,3 +416,28 @@ func TestProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSample checks the README's sample against the oracle, and that
+// it holds every kind of damage it is meant to show.
+func TestCheckSample(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "sample.txt")
+	sample, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, full, code := checkJSON(t, nil, path)
+	diffErrors(t, "check -json sample.txt", got, oracle(sample))
+	if code != exitInvalid {
+		t.Errorf("exit %d; want 1", code)
+	}
+	var reasons []string
+	for _, e := range full {
+		reasons = append(reasons, e.Reason)
+	}
+	all := strings.Join(reasons, "\n")
+	for _, r := range []string{"unexpected continuation byte", "overlong encoding", "surrogate", "must be followed by 80..BF", "above U+10FFFF (F5..F7", "truncated sequence at end of input"} {
+		if !strings.Contains(all, r) {
+			t.Errorf("no error in the sample reads %q", r)
+		}
+	}
+}
