@@ -887,3 +887,28 @@ func BenchmarkMiddleware(b *testing.B) {
 		})
 	}
 }
+
+func TestMiddlewareRejectOptionsResize(t *testing.T) {
+	tests := []struct {
+		desc   string
+		opts   []Option
+		in     string
+		want   string
+		length int64
+	}{
+		{"plain", nil, "\uFEFFab", "\uFEFFab", 5},
+		{"StripBOM", []Option{StripBOM()}, "\uFEFFab", "ab", -1},
+		{"CESU8", []Option{CESU8()}, "\xed\xa0\xbd\xed\xb8\x80", "😀", -1},
+		{"ModifiedUTF8", []Option{ModifiedUTF8()}, "a\xc0\x80b", "a\x00b", -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			var s seen
+			h := Middleware(Reject, tc.opts...)(recorder(&s))
+			h.ServeHTTP(httptest.NewRecorder(), post(strings.NewReader(tc.in), int64(len(tc.in)), "text/plain"))
+			if string(s.body) != tc.want || s.err != nil || s.length != tc.length {
+				t.Errorf("handler read %q, %v with ContentLength %d; want %q, nil, %d", s.body, s.err, s.length, tc.want, tc.length)
+			}
+		})
+	}
+}
