@@ -13,11 +13,11 @@ const (
 
 var (
 	useAVX2 = cpu.X86.HasAVX2
-	// The AVX-512 kernel also uses AVX2 so that GODEBUG=cpu.avx2=off turns
-	// off every kernel, VBMI's VPERMB for the lookups and BMI2's BZHI for
-	// the masks of the last block.
+	// The AVX-512 kernel needs AVX-512 BW, VBMI (VPERMB does the lookups),
+	// BMI1 (TZCNT) and BMI2 (BZHI makes the masks of the last block). It
+	// also asks for AVX2, so that GODEBUG=cpu.avx2=off turns off both kernels.
 	useAVX512 = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
-		cpu.X86.HasAVX512VBMI && cpu.X86.HasBMI2
+		cpu.X86.HasAVX512VBMI && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
 )
 
 var impls = []implInfo{
@@ -42,10 +42,12 @@ var impl = func() int {
 const minKernel = 16
 
 // validAVX2 and validAVX512 return n such that p[:n] holds no ill-formed
-// sequence except perhaps an unfinished or ill-formed last one that begins
-// in the last 4 bytes of p[:n] and that only the bytes after n show; n ==
-// len(p) means that all of p is well-formed. validAVX2 returns 0 for p
-// shorter than 32 bytes. Neither reads outside p.
+// sequence, except perhaps an unfinished or ill-formed last one that only
+// the bytes from n on show: n is the offset of the first byte flagged in
+// an error, which is at most 3 bytes after the lead byte of the sequence
+// at fault. n == len(p) means that all of p is well-formed. validAVX2
+// returns 0 for p shorter than 32 bytes, and may stop at a multiple of 32
+// for p shorter than 35. Neither reads outside p.
 //
 //go:noescape
 func validAVX2(p []byte) int

@@ -133,7 +133,7 @@ loop:
 
 check:
 	CHECK2
-	JNZ      done
+	JNZ      found
 	VPSUBUSB Y8, Y0, Y7
 	ADDQ     $32, AX
 	JMP      loop
@@ -168,12 +168,13 @@ tail:
 	JEQ     end
 	CMPQ    BX, $3
 	JB      done
-	VMOVDQU (SI)(BX*1), Y0
-	VMOVDQU -1(SI)(BX*1), Y1
-	VMOVDQU -2(SI)(BX*1), Y2
-	VMOVDQU -3(SI)(BX*1), Y3
+	MOVQ    BX, AX
+	VMOVDQU (SI)(AX*1), Y0
+	VMOVDQU -1(SI)(AX*1), Y1
+	VMOVDQU -2(SI)(AX*1), Y2
+	VMOVDQU -3(SI)(AX*1), Y3
 	CHECK2
-	JNZ      done
+	JNZ      found
 	VPSUBUSB Y8, Y0, Y7
 
 end:
@@ -183,37 +184,51 @@ end:
 	VPTEST Y7, Y7
 	JZ     done
 	DECQ   AX
+	JMP    done
+
+found:
+	// Y4 flags the errors of the block at AX: return the offset of the
+	// first. Positions before it were checked already, or are in an
+	// earlier block.
+	VPXOR     Y5, Y5, Y5
+	VPCMPEQB  Y5, Y4, Y4
+	VPMOVMSKB Y4, CX
+	NOTL      CX
+	BSFL      CX, CX
+	ADDQ      CX, AX
 
 done:
 	VZEROUPPER
 	MOVQ AX, ret+24(FP)
 	RET
 
-// CHECK4 sets K1 to the bytes that show an error in the 64-byte block in
-// Z0, with the bytes 1, 2 and 3 places before each of its bytes in Z1, Z2
-// and Z3. It overwrites Z1 to Z6.
-#define CHECK4 \
-	VPSRLW     $4, Z1, Z4          \
-	VPERMB     Z31, Z4, Z4         \
-	VPERMB     Z30, Z1, Z5         \
-	VPSRLW     $4, Z0, Z6          \
-	VPERMB     Z29, Z6, Z6         \
-	VPTERNLOGD $0x80, Z6, Z5, Z4   \
-	VPSUBUSB   Z28, Z2, Z2         \
-	VPSUBUSB   Z27, Z3, Z3         \
-	VPTERNLOGD $0xa8, Z26, Z3, Z2  \
-	VPCMPUB    $4, Z2, Z4, K1
+// CHECK4 sets k to the bytes that show an error in the 64-byte block in
+// in, with the bytes 1, 2 and 3 places before each of its bytes in p1, p2
+// and p3. It overwrites p1, p2, p3, t1, t2 and t3. Z31, Z30 and Z29 hold
+// the lookup tables; Z28, Z27 and Z26 the bytes 0x60, 0x70 and 0x80.
+#define CHECK4(in, p1, p2, p3, t1, t2, t3, k) \
+	VPSRLW     $4, p1, t1           \
+	VPERMB     Z31, t1, t1          \
+	VPERMB     Z30, p1, t2          \
+	VPSRLW     $4, in, t3           \
+	VPERMB     Z29, t3, t3          \
+	VPTERNLOGD $0x80, t3, t2, t1    \
+	VPSUBUSB   Z28, p2, p2          \
+	VPSUBUSB   Z27, p3, p3          \
+	VPTERNLOGD $0xa8, Z26, p3, p2   \
+	VPCMPUB    $4, p2, t1, k
 
 // func validAVX512(p []byte) int
-// Requires AVX2, AVX-512 F, BW and VBMI, and BMI2.
+// Requires AVX2, AVX-512 F, BW and VBMI, and BMI2. It returns the offset
+// of the first byte flagged in an error, or len(p).
 TEXT ·validAVX512(SB), NOSPLIT, $0-32
-	MOVQ p_base+0(FP), SI
-	MOVQ p_len+8(FP), DX
-	XORL AX, AX
+	MOVQ  p_base+0(FP), SI
+	MOVQ  p_len+8(FP), DX
+	XORL  AX, AX
 	TESTQ DX, DX
 	JZ    done512
-	LEAQ -256(DX), R8 // start of the last run of four blocks; may be negative
-	MOVL $64, R9      // size of the block being checked
+	LEAQ  -256(DX), R8 // start of the last run of four blocks; may be negative
+	MOVL  $64, R9      // size of the block being checked
 
 	VMOVDQU64    prevHigh<>(SB), Z31
 	VMOVDQU64    prevLow<>(SB), Z30
@@ -239,6 +254,38 @@ TEXT ·validAVX512(SB), NOSPLIT, $0-32
 loop512:
 	MOVQ      DX, CX
 	SUBQ      AX, CX
+	CMPQ      CX, $128
+	JB        single512
+
+	// Two blocks at a time.
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 64(SI)(AX*1), Z7
+	VPORQ     Z0, Z7, Z8
+	VPMOVB2M  Z8, K1
+	KORTESTQ  K1, K1
+	JZ        ascii512
+	VMOVDQU64 -1(SI)(AX*1), Z1
+	VMOVDQU64 -2(SI)(AX*1), Z2
+	VMOVDQU64 -3(SI)(AX*1), Z3
+	VMOVDQU64 63(SI)(AX*1), Z9
+	VMOVDQU64 62(SI)(AX*1), Z10
+	VMOVDQU64 61(SI)(AX*1), Z11
+	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
+	CHECK4(Z7, Z9, Z10, Z11, Z12, Z13, Z14, K2)
+	KORTESTQ  K1, K2
+	JNZ       found2
+	VPCMPUB   $6, Z25, Z7, K7
+	ADDQ      $128, AX
+	JMP       loop512
+
+found2:
+	KORTESTQ K1, K1
+	JNZ      found512
+	ADDQ     $64, AX
+	KMOVQ    K2, K1
+	JMP      found512
+
+single512:
 	CMPQ      CX, $64
 	JB        tail512
 	VMOVDQU64 (SI)(AX*1), Z0
@@ -250,14 +297,16 @@ loop512:
 	VMOVDQU64 -3(SI)(AX*1), Z3
 
 check512:
-	CHECK4
+	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
 	KORTESTQ K1, K1
-	JNZ      done512
+	JNZ      found512
 	VPCMPUB  $6, Z25, Z0, K7
 	ADDQ     R9, AX
 	JMP      loop512
 
 ascii512:
+	// The block at AX is ASCII, and well-formed unless the block before
+	// it ended inside a sequence.
 	KORTESTQ K7, K7
 	JNZ      done512
 	ADDQ     $64, AX
@@ -286,30 +335,30 @@ masked512:
 	// Check the R9 bytes at AX, padded with zeros: an unfinished
 	// sequence at the end of p shows as an error. Bytes before p are
 	// zeros too.
-	MOVQ   $-1, R10
-	BZHIQ  R9, R10, R11
-	KMOVQ  R11, K2
-	LEAQ   1(R9), R12
-	BZHIQ  R12, R10, R11
-	LEAQ   2(R9), R12
-	BZHIQ  R12, R10, R12
-	LEAQ   3(R9), R13
-	BZHIQ  R13, R10, R13
-	TESTQ  AX, AX
-	JNZ    maskedLoad
-	ANDQ   $-2, R11
-	ANDQ   $-4, R12
-	ANDQ   $-8, R13
+	MOVQ  $-1, R10
+	BZHIQ R9, R10, R11
+	KMOVQ R11, K2
+	LEAQ  1(R9), R12
+	BZHIQ R12, R10, R11
+	LEAQ  2(R9), R12
+	BZHIQ R12, R10, R12
+	LEAQ  3(R9), R13
+	BZHIQ R13, R10, R13
+	TESTQ AX, AX
+	JNZ   maskedLoad
+	ANDQ  $-2, R11
+	ANDQ  $-4, R12
+	ANDQ  $-8, R13
 
 maskedLoad:
-	KMOVQ       R11, K3
-	KMOVQ       R12, K4
-	KMOVQ       R13, K5
-	VMOVDQU8.Z  (SI)(AX*1), K2, Z0
-	VMOVDQU8.Z  -1(SI)(AX*1), K3, Z1
-	VMOVDQU8.Z  -2(SI)(AX*1), K4, Z2
-	VMOVDQU8.Z  -3(SI)(AX*1), K5, Z3
-	JMP         check512
+	KMOVQ      R11, K3
+	KMOVQ      R12, K4
+	KMOVQ      R13, K5
+	VMOVDQU8.Z (SI)(AX*1), K2, Z0
+	VMOVDQU8.Z -1(SI)(AX*1), K3, Z1
+	VMOVDQU8.Z -2(SI)(AX*1), K4, Z2
+	VMOVDQU8.Z -3(SI)(AX*1), K5, Z3
+	JMP        check512
 
 end512:
 	// As in validAVX2.
@@ -317,6 +366,17 @@ end512:
 	KORTESTQ K7, K7
 	JZ       done512
 	DECQ     AX
+	JMP      done512
+
+found512:
+	// K1 flags the errors of the block at AX. A flag in the padding of
+	// the last block means that p ends inside a sequence.
+	KMOVQ  K1, CX
+	TZCNTQ CX, CX
+	ADDQ   CX, AX
+	CMPQ   AX, DX
+	JB     done512
+	LEAQ   -1(DX), AX
 
 done512:
 	VZEROUPPER
