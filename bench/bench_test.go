@@ -1,0 +1,79 @@
+// Package bench compares utf8stream's validation with other Go UTF-8
+// validators. It is a separate module so that the library does not depend
+// on them.
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"testing"
+	"unicode/utf8"
+
+	sonicutf8 "github.com/bytedance/sonic/utf8"
+	segutf8 "github.com/segmentio/asm/utf8"
+	"github.com/utf8stream/utf8stream"
+	"github.com/utf8stream/utf8stream/internal/textgen"
+)
+
+var sizes = []int{64, 4096, 1 << 20}
+
+// validators are the ways of validating data that the benchmarks compare.
+// Each reports whether data is valid UTF-8.
+var validators = []struct {
+	name  string
+	valid func(t *utf8stream.Transformer, data []byte) bool
+}{
+	{"span", func(t *utf8stream.Transformer, data []byte) bool {
+		t.Reset()
+		n, _ := t.Span(data, true)
+		return n == len(data)
+	}},
+	{"reader", func(_ *utf8stream.Transformer, data []byte) bool {
+		_, err := io.Copy(io.Discard, utf8stream.NewReader(bytes.NewReader(data), utf8stream.Reject))
+		return err == nil
+	}},
+	{"sonic", func(_ *utf8stream.Transformer, data []byte) bool { return sonicutf8.Validate(data) }},
+	{"segmentio", func(_ *utf8stream.Transformer, data []byte) bool { return segutf8.Valid(data) }},
+	{"utf8.Valid", func(_ *utf8stream.Transformer, data []byte) bool { return utf8.Valid(data) }},
+}
+
+// TestValidatorsAgree checks that every validator agrees with utf8.Valid on
+// the benchmark inputs and on the same inputs with an error near the end.
+func TestValidatorsAgree(t *testing.T) {
+	tr := utf8stream.NewTransformer(utf8stream.Reject)
+	for _, name := range textgen.Names {
+		for _, size := range append(sizes, 1, 100, 1000) {
+			data := textgen.Make(name, size)
+			bad := append(bytes.Clone(data), 'x', 0xED, 0xA0, 0x80)
+			for _, in := range [][]byte{data, bad} {
+				want := utf8.Valid(in)
+				for _, v := range validators {
+					if got := v.valid(tr, in); got != want {
+						t.Errorf("%s(%s, %d bytes) = %v; utf8.Valid = %v", v.name, name, len(in), got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkValidate validates each input whole: Span of a Reject
+// Transformer, io.Copy from a Reject Reader, and the peers.
+func BenchmarkValidate(b *testing.B) {
+	tr := utf8stream.NewTransformer(utf8stream.Reject)
+	for _, name := range textgen.Names {
+		for _, size := range sizes {
+			data := textgen.Make(name, size)
+			for _, v := range validators {
+				b.Run(fmt.Sprintf("input=%s/size=%d/impl=%s", name, size, v.name), func(b *testing.B) {
+					b.SetBytes(int64(size))
+					b.ReportAllocs()
+					for b.Loop() {
+						v.valid(tr, data)
+					}
+				})
+			}
+		}
+	}
+}
