@@ -127,8 +127,10 @@ func OnStats(f func(r *http.Request, body, response Stats)) Option {
 // [Responses], the response body goes through a [Writer] too. [CheckURL]
 // adds a check of the URL. [BodyStats] and [OnStats] report what was found.
 //
-// The other options are passed to each Reader and Writer. Middleware does
-// not modify the request it is given: the handler gets a shallow copy.
+// The other options are passed to each Reader and Writer; an [OnInvalid]
+// function is shared by concurrent requests, so it must be safe for
+// concurrent use. Middleware does not modify the request it is given: the
+// handler gets a shallow copy.
 func Middleware(p Policy, opts ...Option) func(http.Handler) http.Handler {
 	o := newOptions(opts)
 	if !o.mw.typesSet {
