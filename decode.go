@@ -113,11 +113,27 @@ func newCore(p Policy, opts []Option) core {
 	return core{policy: p, o: o, slow: p == OPTU8 || o.noNUL}
 }
 
+// denseWindow is how far span looks with the Go scanner after an
+// ill-formed unit before it calls validPrefix, whose kernels cost more to
+// start than they save on the short runs between dense errors.
+const denseWindow = 32
+
 // span returns the length of the prefix of p that the core copies unchanged:
 // well-formed complete sequences, less OPTU8's escape range and NUL when the
-// options ask for it.
-func (c *core) span(p []byte) int {
-	n := validPrefix(p)
+// options ask for it. dense says that the unit before p was ill-formed, so
+// that another may well follow soon; it changes only the speed.
+func (c *core) span(p []byte, dense bool) int {
+	var n int
+	if dense && len(p) > denseWindow {
+		n = validPrefixGeneric(p[:denseWindow])
+		if n > denseWindow-4 {
+			// The window is valid, but for perhaps an unfinished sequence
+			// at its end: the rest goes to the fast path.
+			n += validPrefix(p[n:])
+		}
+	} else {
+		n = validPrefix(p)
+	}
 	if c.slow {
 		n = c.spanSlow(p[:n])
 	}

@@ -23,6 +23,7 @@ type Transformer struct {
 	c     core
 	off   int64 // bytes consumed since the start of the stream
 	stats Stats
+	dense bool // the last unit was not a plain valid run: a hint for span
 }
 
 // NewTransformer returns a Transformer that applies p to ill-formed input.
@@ -36,6 +37,7 @@ func NewTransformer(p Policy, opts ...Option) *Transformer {
 func (t *Transformer) Reset() {
 	t.off = 0
 	t.stats = Stats{First: -1}
+	t.dense = false
 }
 
 // Offset returns how many bytes of the stream t has consumed.
@@ -70,7 +72,16 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 	}
 	nSrc = skip
 	for nSrc < len(src) {
-		if v := t.c.span(src[nSrc:]); v > 0 {
+		if t.dense && t.c.policy != Reject {
+			nd, ns := t.denseRun(dst[nDst:], src[nSrc:], nSrc)
+			nDst += nd
+			nSrc += ns
+			if nSrc == len(src) {
+				break
+			}
+		}
+		if v := t.c.span(src[nSrc:], t.dense); v > 0 {
+			t.dense = v < denseWindow
 			if room := len(dst) - nDst; v > room {
 				// Copy what fits, up to the start of a sequence.
 				v = room
@@ -113,7 +124,7 @@ func (t *Transformer) step(dst, src []byte, atEOF bool, pos int) (nDst, nSrc int
 			// The stream stops here; count its one error once, however
 			// often the caller presents it again.
 			if t.stats.Subparts == 0 {
-				t.record(e)
+				t.record(e.Offset, e.Bytes)
 			}
 			return 0, 0, e
 		}
@@ -122,26 +133,106 @@ func (t *Transformer) step(dst, src []byte, atEOF bool, pos int) (nDst, nSrc int
 	if !ok {
 		return 0, 0, transform.ErrShortDst
 	}
+	t.dense = true
 	switch k {
 	case kInvalid:
-		t.record(&Error{Offset: t.off + int64(pos), Bytes: src[:n]})
+		t.record(t.off+int64(pos), src[:n])
 	case kEscape:
 		t.stats.Escaped++
 	}
 	return nd, n, nil
 }
 
-// record counts an ill-formed subpart and calls the OnInvalid function, if
-// any, with a copy of e that owns its bytes.
-func (t *Transformer) record(e *Error) {
+// record counts the ill-formed subpart b at stream offset off and calls the
+// OnInvalid function, if any, with a copy of b.
+func (t *Transformer) record(off int64, b []byte) {
 	if t.stats.Subparts == 0 {
-		t.stats.First = e.Offset
+		t.stats.First = off
 	}
 	t.stats.Subparts++
-	t.stats.Bytes += int64(len(e.Bytes))
-	if f := t.c.o.onInvalid; f != nil {
-		f(Error{Offset: e.Offset, Bytes: bytes.Clone(e.Bytes)})
+	t.stats.Bytes += int64(len(b))
+	if t.c.o.onInvalid != nil {
+		t.callback(off, b)
 	}
+}
+
+func (t *Transformer) callback(off int64, b []byte) {
+	t.c.o.onInvalid(Error{Offset: off, Bytes: bytes.Clone(b)})
+}
+
+// denseRun is Transform's loop for stretches where ill-formed units come
+// thick, as in random bytes: it decodes inline, a byte at a time, as
+// validPrefixGeneric does, and writes the policy's output for each maximal
+// subpart, so that a unit costs a few nanoseconds rather than a call to the
+// kernel. It returns, having consumed only whole units, when a valid run
+// reaches denseWindow bytes (the kernel is faster from there: dense is
+// cleared), and at anything it leaves to the general path: a byte an
+// option must see, a sequence that src may cut short, a full dst. pos is
+// src's position in the chunk.
+func (t *Transformer) denseRun(dst, src []byte, pos int) (nDst, nSrc int) {
+	special := t.c.slow || t.c.o.cesu8 || t.c.o.mutf8
+	i, run := 0, 0 // src[run:i] is a valid run not yet copied
+	for i < len(src) {
+		b := src[i]
+		if b < 0x80 {
+			if b == 0 && special {
+				break
+			}
+			if i++; i-run >= denseWindow {
+				t.dense = false
+				break
+			}
+			continue
+		}
+		if special && (b == 0xEE || b == 0xED || b == 0xC0) {
+			break
+		}
+		x := first[b]
+		n := 1
+		if x != xx {
+			size := int(x & 7)
+			if i+size > len(src) {
+				break // unfinished or not: the general path knows atEOF
+			}
+			ar := acceptRanges[x>>4]
+			if c := src[i+1]; ar.lo <= c && c <= ar.hi {
+				n = 2
+				if size > 2 && src[i+2]&0xC0 == 0x80 {
+					n = 3
+					if size > 3 && src[i+3]&0xC0 == 0x80 {
+						n = 4
+					}
+				}
+			}
+			if n == size {
+				if i += n; i-run >= denseWindow {
+					t.dense = false
+					break
+				}
+				continue
+			}
+		}
+		// src[i:i+n] is a maximal ill-formed subpart.
+		r := i - run
+		if len(dst)-nDst < r+maxReplacement+9 {
+			break
+		}
+		nDst += copy(dst[nDst:], src[run:i])
+		if t.c.policy == Replace {
+			nDst += copy(dst[nDst:], t.c.o.replacement)
+		} else {
+			nd, _ := t.c.emit(dst[nDst:], src[i:i+n], kInvalid)
+			nDst += nd
+		}
+		t.record(t.off+int64(pos+i), src[i:i+n])
+		i += n
+		run = i
+	}
+	if r := i - run; r <= len(dst)-nDst {
+		nDst += copy(dst[nDst:], src[run:i])
+		return nDst, i
+	}
+	return nDst, run
 }
 
 // Span implements [transform.SpanningTransformer]. It returns the length of
@@ -156,7 +247,8 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 	} else if skip > 0 {
 		return 0, transform.ErrEndOfSpan
 	}
-	n = t.c.span(src)
+	n = t.c.span(src, t.dense)
+	t.dense = n < denseWindow
 	if n < len(src) {
 		err = transform.ErrEndOfSpan
 		if _, k := t.c.unit(src[n:], atEOF); k == kShort {
