@@ -8,6 +8,9 @@ import (
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
+// spanChunk is how much Transform validates before it copies.
+const spanChunk = 16 << 10
+
 // Transformer applies a policy to a stream of bytes. It implements
 // [transform.SpanningTransformer], so it works with [transform.NewReader],
 // [transform.NewWriter], [transform.String] and [transform.Chain].
@@ -80,7 +83,9 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 				break
 			}
 		}
-		if v := t.c.span(src[nSrc:], t.dense); v > 0 {
+		// Span at most spanChunk bytes at a time, so that the copy below
+		// reads them from L1 rather than from memory again.
+		if v := t.c.span(src[nSrc:min(len(src), nSrc+spanChunk)], t.dense); v > 0 {
 			t.dense = v < denseWindow
 			if room := len(dst) - nDst; v > room {
 				// Copy what fits, up to the start of a sequence.
