@@ -118,6 +118,14 @@ func newCore(p Policy, opts []Option) core {
 // start than they save on the short runs between dense errors.
 const denseWindow = 32
 
+// resizes reports whether the output can differ in length from the input
+// even when the input is valid UTF-8: under every policy but Reject, which
+// either copies or stops, and under the options that drop or convert valid
+// bytes.
+func (c *core) resizes() bool {
+	return c.policy != Reject || c.o.stripBOM || c.o.cesu8 || c.o.mutf8
+}
+
 // span returns the length of the prefix of p that the core copies unchanged:
 // well-formed complete sequences, less OPTU8's escape range and NUL when the
 // options ask for it. dense says that the unit before p was ill-formed, so

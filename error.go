@@ -13,7 +13,7 @@ var ErrInvalid = errors.New("utf8stream: invalid UTF-8")
 // the other policies report it to an [OnInvalid] callback.
 type Error struct {
 	Offset int64  // stream offset of the first byte of the ill-formed subpart
-	Bytes  []byte // a copy of the maximal ill-formed subpart: 1 to 3 bytes, or 00 under [NUL]
+	Bytes  []byte // a copy of the maximal ill-formed subpart: 1 to 3 bytes, or 00 under [NoNUL]
 }
 
 // Error returns a message such as

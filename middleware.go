@@ -132,15 +132,15 @@ func OnStats(f func(r *http.Request, body, response Stats)) Option {
 // concurrent use. Middleware does not modify the request it is given: the
 // handler gets a shallow copy.
 func Middleware(p Policy, opts ...Option) func(http.Handler) http.Handler {
-	o := newOptions(opts)
-	if !o.mw.typesSet {
-		o.mw.types = defaultContentTypes
+	c := newCore(p, opts)
+	if !c.o.mw.typesSet {
+		c.o.mw.types = defaultContentTypes
 	}
 	m := &middleware{
 		p:       p,
 		opts:    append([]Option(nil), opts...),
-		o:       o.mw,
-		resizes: p != Reject || o.stripBOM || o.cesu8 || o.mutf8,
+		o:       c.o.mw,
+		resizes: c.resizes(),
 	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -56,7 +56,8 @@ type Reader struct {
 
 // NewReader returns a Reader that applies policy p to what it reads from r.
 func NewReader(r io.Reader, p Policy, opts ...Option) *Reader {
-	rd := &Reader{t: *NewTransformer(p, opts...)}
+	rd := new(Reader)
+	rd.t.init(p, opts)
 	o := &rd.t.c.o
 	rd.direct = p == Reject && !o.stripBOM && !o.cesu8 && !o.mutf8
 	rd.Reset(r)

@@ -31,9 +31,16 @@ type Transformer struct {
 
 // NewTransformer returns a Transformer that applies p to ill-formed input.
 func NewTransformer(p Policy, opts ...Option) *Transformer {
-	t := &Transformer{c: newCore(p, opts)}
-	t.Reset()
+	t := new(Transformer)
+	t.init(p, opts)
 	return t
+}
+
+// init sets up t in place, so that Reader and Writer, which hold a
+// Transformer, need no allocation of their own for it.
+func (t *Transformer) init(p Policy, opts []Option) {
+	t.c = newCore(p, opts)
+	t.Reset()
 }
 
 // Reset clears the stream offset and the [Stats], so that t can start a new stream.

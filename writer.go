@@ -47,7 +47,8 @@ type mark struct {
 // NewWriter returns a Writer that applies policy p to what is written to it
 // and writes the result to w.
 func NewWriter(w io.Writer, p Policy, opts ...Option) *Writer {
-	wr := &Writer{t: *NewTransformer(p, opts...)}
+	wr := new(Writer)
+	wr.t.init(p, opts)
 	wr.Reset(w)
 	return wr
 }
