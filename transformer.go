@@ -83,7 +83,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 	nSrc = skip
 	for nSrc < len(src) {
 		if t.dense && t.c.policy != Reject {
-			nd, ns := t.denseRun(dst[nDst:], src[nSrc:], nSrc)
+			nd, ns := t.denseRun(dst[nDst:], src[nSrc:], nSrc, nil)
 			nDst += nd
 			nSrc += ns
 			if nSrc == len(src) {
@@ -180,8 +180,9 @@ func (t *Transformer) callback(off int64, b []byte) {
 // reaches denseWindow bytes (the kernel is faster from there: dense is
 // cleared), and at anything it leaves to the general path: a byte an
 // option must see, a sequence that src may cut short, a full dst. pos is
-// src's position in the chunk.
-func (t *Transformer) denseRun(dst, src []byte, pos int) (nDst, nSrc int) {
+// src's position in the chunk. If marks is not nil, each unit's output is
+// recorded there (for the Writer), up to maxMarks.
+func (t *Transformer) denseRun(dst, src []byte, pos int, marks *[]mark) (nDst, nSrc int) {
 	special := t.c.slow || t.c.o.cesu8 || t.c.o.mutf8
 	i, run := 0, 0 // src[run:i] is a valid run not yet copied
 	for i < len(src) {
@@ -230,6 +231,7 @@ func (t *Transformer) denseRun(dst, src []byte, pos int) (nDst, nSrc int) {
 			break
 		}
 		nDst += copy(dst[nDst:], src[run:i])
+		start := nDst
 		if t.c.policy == Replace {
 			nDst += copy(dst[nDst:], t.c.o.replacement)
 		} else {
@@ -239,6 +241,12 @@ func (t *Transformer) denseRun(dst, src []byte, pos int) (nDst, nSrc int) {
 		t.record(t.off+int64(pos+i), src[i:i+n])
 		i += n
 		run = i
+		if marks != nil {
+			*marks = append(*marks, mark{out: start, nout: nDst - start, nin: n})
+			if len(*marks) >= maxMarks {
+				break
+			}
+		}
 	}
 	if r := i - run; r <= len(dst)-nDst {
 		nDst += copy(dst[nDst:], src[run:i])

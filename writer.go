@@ -37,6 +37,10 @@ type Writer struct {
 	cerr   error // what Close returned
 }
 
+// maxMarks bounds the marks a Writer keeps before it flushes, so that
+// input that produces no output (Drop) cannot grow them without end.
+const maxMarks = 256
+
 // A mark records a unit in Writer.buf whose output differs from its input,
 // so that a short write can be traced back to the input it covers.
 type mark struct {
@@ -81,6 +85,28 @@ func (wr *Writer) Write(p []byte) (n int, err error) {
 		n = wr.fringe(p, n)
 	}
 	for n < len(p) && wr.err == nil {
+		if wr.t.dense && wr.t.c.policy != Reject {
+			if m, err := wr.reserve(n); err != nil {
+				return m, err
+			}
+			k := len(wr.marks)
+			nd, ns := wr.t.denseRun(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], 0, &wr.marks)
+			for i := k; i < len(wr.marks); i++ {
+				// denseRun counts from the start of the room it was given.
+				wr.marks[i].out += len(wr.buf)
+			}
+			wr.t.off += int64(ns)
+			wr.buf = wr.buf[:len(wr.buf)+nd]
+			n += ns
+			if len(wr.marks) >= maxMarks {
+				if m, err := wr.flush(n); err != nil {
+					return m, err
+				}
+			}
+			if n == len(p) {
+				break
+			}
+		}
 		v, serr := wr.t.Span(p[n:], false)
 		if v > 0 {
 			if len(wr.buf)+v <= cap(wr.buf) {
@@ -179,9 +205,9 @@ func (wr *Writer) flush(n int) (int, error) {
 		if err = wr.check(m, len(wr.buf), err); err != nil {
 			return wr.base + wr.written(m), err
 		}
-		wr.buf = wr.buf[:0]
-		wr.marks = wr.marks[:0]
 	}
+	wr.buf = wr.buf[:0]
+	wr.marks = wr.marks[:0]
 	wr.base = n
 	return 0, nil
 }
