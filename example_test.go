@@ -146,3 +146,33 @@ func ExampleBufferSize() {
 	// Output:
 	// "" <nil>
 }
+
+// Each policy on the same input: a Latin-1 "é", a truncated "€" and a
+// surrogate.
+func Example_policies() {
+	in := "caf\xE9 \xE2\x82 \xED\xA0\x80"
+	for _, p := range []utf8stream.Policy{
+		utf8stream.Reject, utf8stream.Replace, utf8stream.SurrogateEscape,
+		utf8stream.OPTU8, utf8stream.Drop, utf8stream.Windows1252,
+	} {
+		out, _, err := transform.String(utf8stream.NewTransformer(p), in)
+		fmt.Printf("%-16s %+q %v\n", p, out, err != nil)
+	}
+	// Output:
+	// reject           "caf" true
+	// replace          "caf\ufffd \ufffd \ufffd\ufffd\ufffd" false
+	// surrogateescape  "caf\xed\xb3\xa9 \xed\xb3\xa2\xed\xb2\x82 \xed\xb3\xad\xed\xb2\xa0\xed\xb2\x80" false
+	// optu8            "caf\uefe9 \uefe2\uef82 \uefed\uefa0\uef80" false
+	// drop             "caf  " false
+	// windows1252      "caf\u00e9 \u00e2\u201a \u00ed\u00a0\u20ac" false
+}
+
+// Encoding plugs a policy into code written for golang.org/x/text/encoding.
+func ExampleEncoding() {
+	e := utf8stream.Encoding(utf8stream.OPTU8)
+	escaped, _ := e.NewDecoder().String("a\xFFb")
+	raw, _ := e.NewEncoder().String(escaped)
+	fmt.Printf("%+q %q\n", escaped, raw)
+	// Output:
+	// "a\uefffb" "a\xffb"
+}
