@@ -52,6 +52,10 @@ type Reader struct {
 	outBuf []byte
 	rerr   error // the underlying reader's error, returned after the bytes before it
 	err    error // sticky: returned by every Read once the bytes before it are out
+
+	wr      *Writer     // WriteTo's writer, kept for reuse
+	cw      countWriter // WriteTo's count of bytes written
+	copyBuf []byte      // WriteTo's read buffer, when r is not an io.WriterTo
 }
 
 // NewReader returns a Reader that applies policy p to what it reads from r.
@@ -216,4 +220,109 @@ func (rd *Reader) fail(err error) {
 		err = rd.rerr
 	}
 	rd.err = err
+}
+
+// WriteTo implements [io.WriterTo], which [io.Copy] prefers to Read: it
+// writes the rest of the stream, with the policy applied, to w. When the
+// underlying reader is an [io.WriterTo] itself (a [bytes.Reader], an
+// [os.File]), its chunks go through the core to w without being copied into
+// a buffer of rd's, as [Writer] passes valid input on. WriteTo returns the
+// number of bytes written to w, and a nil error at the end of the stream.
+// The errors are those Read would return, and rd is at the end of the stream
+// afterwards.
+func (rd *Reader) WriteTo(w io.Writer) (n int64, err error) {
+	rd.cw = countWriter{w: w}
+	defer func() { rd.cw.w = nil }()
+	if len(rd.out) > 0 || rd.s0 < rd.s1 || rd.rerr != nil || rd.err != nil {
+		// An earlier Read left input or output behind: finish through Read.
+		return rd.copyRead(&rd.cw)
+	}
+	if rd.wr == nil {
+		rd.wr = new(Writer)
+	}
+	wr := rd.wr
+	wr.t = rd.t
+	wr.w, wr.ntail, wr.buf, wr.marks = &rd.cw, 0, wr.buf[:0], wr.marks[:0]
+	wr.err, wr.cerr, wr.closed = nil, nil, false
+	if wt, ok := rd.r.(io.WriterTo); ok {
+		_, err = wt.WriteTo(wr)
+	} else {
+		if rd.copyBuf == nil {
+			rd.copyBuf = make([]byte, 32<<10)
+		}
+		err = copyNoWriterTo(wr, rd.r, rd.copyBuf)
+	}
+	// err is nil at the end of the input, or the Writer's error (under
+	// Reject an *Error, or one of w), or the underlying reader's, which
+	// drops an unfinished sequence, as in Read.
+	if err == nil {
+		err = wr.Close()
+	}
+	rd.t = wr.t
+	wr.w = nil
+	rd.err = err
+	if err == nil {
+		rd.err = io.EOF
+	}
+	return rd.cw.n, err
+}
+
+// copyRead is WriteTo's loop through Read.
+func (rd *Reader) copyRead(cw *countWriter) (int64, error) {
+	if rd.copyBuf == nil {
+		rd.copyBuf = make([]byte, 32<<10)
+	}
+	for {
+		m, err := rd.Read(rd.copyBuf)
+		if m > 0 {
+			if _, werr := cw.Write(rd.copyBuf[:m]); werr != nil {
+				return cw.n, werr
+			}
+		}
+		if err == io.EOF {
+			return cw.n, nil
+		}
+		if err != nil {
+			return cw.n, err
+		}
+	}
+}
+
+// copyNoWriterTo copies r to w through buf until r ends; it returns nil at
+// io.EOF.
+func copyNoWriterTo(w io.Writer, r io.Reader, buf []byte) error {
+	for empty := 0; ; {
+		m, err := r.Read(buf)
+		if m < 0 || m > len(buf) {
+			return errNegativeRead
+		}
+		if m > 0 {
+			empty = 0
+			if _, werr := w.Write(buf[:m]); werr != nil {
+				return werr
+			}
+		} else if err == nil {
+			if empty++; empty >= maxEmptyReads {
+				return io.ErrNoProgress
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// countWriter counts the bytes written to w.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	m, err := c.w.Write(p)
+	c.n += int64(m)
+	return m, err
 }

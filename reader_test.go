@@ -294,3 +294,113 @@ func TestReaderAllocs(t *testing.T) {
 		}
 	}
 }
+
+// onlyReader hides every method but Read, such as WriterTo.
+type onlyReader struct{ io.Reader }
+
+// TestReaderWriteTo checks io.Copy, which uses WriteTo, against Transform,
+// for every vector and policy, from readers that are io.WriterTo and
+// readers that are not.
+func TestReaderWriteTo(t *testing.T) {
+	sources := []readerCase{
+		{"strings.Reader (WriterTo)", func(s string) io.Reader { return strings.NewReader(s) }},
+		{"bytes.Reader (WriterTo)", func(s string) io.Reader { return bytes.NewReader([]byte(s)) }},
+		{"OneByteReader", func(s string) io.Reader { return iotest.OneByteReader(strings.NewReader(s)) }},
+		{"DataErrReader", func(s string) io.Reader { return iotest.DataErrReader(strings.NewReader(s)) }},
+		{"chunks of 3", func(s string) io.Reader { return iotestChunkReader(s, 3) }},
+	}
+	for _, tc := range vectors {
+		for _, in := range []string{tc.in, strings.Repeat("ж", 40) + tc.in + "x"} {
+			for _, p := range allPolicies {
+				want, wantErr := transformString(NewTransformer(p), in)
+				for _, src := range sources {
+					r := NewReader(src.mk(in), p)
+					var buf bytes.Buffer
+					n, err := io.Copy(&buf, r)
+					if buf.String() != want || n != int64(len(want)) || !sameError(err, wantErr) {
+						t.Fatalf("%v %s from %s: io.Copy = %d %q, %v; want %q, %v", p, tc.desc, src.name, n, buf.String(), err, want, wantErr)
+					}
+					// Afterwards the Reader is at the end of the stream.
+					if m, err2 := r.Read(make([]byte, 8)); m != 0 || (err2 != io.EOF && !sameError(err2, wantErr)) {
+						t.Fatalf("%v %s: Read after WriteTo = %d, %v", p, tc.desc, m, err2)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestReaderWriteToAfterRead mixes Read and WriteTo.
+func TestReaderWriteToAfterRead(t *testing.T) {
+	in := "héllo \xFF wörld \xE2\x82\xAC" + strings.Repeat("z", 100) + "\xC0"
+	for _, p := range allPolicies {
+		want, wantErr := transformString(NewTransformer(p), in)
+		for _, first := range []int{1, 2, 7, 16, 40} {
+			r := NewReader(iotestChunkReader(in, 5), p)
+			head := make([]byte, first)
+			k, err := io.ReadFull(r, head)
+			var buf bytes.Buffer
+			buf.Write(head[:k])
+			if err == nil {
+				_, err = io.Copy(&buf, r)
+			}
+			if err == io.ErrUnexpectedEOF {
+				err = nil
+			}
+			if buf.String() != want || !sameError(err, wantErr) && !(err == io.EOF && wantErr == nil) {
+				t.Errorf("%v first %d: %q, %v; want %q, %v", p, first, buf.String(), err, want, wantErr)
+			}
+		}
+	}
+}
+
+func TestReaderWriteToErrors(t *testing.T) {
+	boom := errors.New("boom")
+	// The underlying reader fails: its error, after the good bytes, with an
+	// unfinished sequence dropped.
+	var buf bytes.Buffer
+	_, err := io.Copy(&buf, NewReader(&errReader{"ok \xFF\xE2\x82", boom}, Replace))
+	if err != boom || buf.String() != "ok \uFFFD" {
+		t.Errorf("read error: %q, %v; want \"ok \\uFFFD\", boom", buf.String(), err)
+	}
+	// The destination fails: its error, and the count of what it took.
+	lw := &limitWriter{limit: 5, err: boom}
+	n, err := NewReader(strings.NewReader(strings.Repeat("abc", 10)), Reject).WriteTo(lw)
+	if err != boom || n != 5 || lw.buf.String() != "abcab" {
+		t.Errorf("write error: %d, %v, %q", n, err, lw.buf.String())
+	}
+	// Reject: the valid prefix, then the *Error.
+	buf.Reset()
+	n, err = NewReader(strings.NewReader("valid\xF8rest"), Reject).WriteTo(&buf)
+	var e *Error
+	if !errors.As(err, &e) || e.Offset != 5 || n != 5 || buf.String() != "valid" {
+		t.Errorf("reject: %d %q, %v", n, buf.String(), err)
+	}
+}
+
+func TestReaderWriteToAllocs(t *testing.T) {
+	in := textgen.Make("invalid1pct", 64<<10)
+	for _, p := range []Policy{Replace, OPTU8} {
+		for _, src := range []func() io.Reader{
+			func() io.Reader { return bytes.NewReader(in) },
+			func() io.Reader { return onlyReader{bytes.NewReader(in)} },
+		} {
+			s := src()
+			r := NewReader(s, p)
+			io.Copy(io.Discard, r) // allocate buffers
+			allocs := testing.AllocsPerRun(20, func() {
+				r.Reset(s)
+				switch s := s.(type) {
+				case *bytes.Reader:
+					s.Reset(in)
+				case onlyReader:
+					s.Reader.(*bytes.Reader).Reset(in)
+				}
+				r.WriteTo(io.Discard)
+			})
+			if allocs != 0 {
+				t.Errorf("%v %T: %v allocations per WriteTo; want 0", p, s, allocs)
+			}
+		}
+	}
+}
