@@ -214,6 +214,15 @@ func TestFixStdoutFailure(t *testing.T) {
 	}
 }
 
+func statFile(t *testing.T, path string) fs.FileInfo {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi
+}
+
 // listDir returns the names in dir.
 func listDir(t *testing.T, dir string) []string {
 	t.Helper()
@@ -262,6 +271,20 @@ func TestFixInPlace(t *testing.T) {
 	}
 	if names := listDir(t, dir); len(names) != 3 {
 		t.Errorf("files left in the directory: %q; want a.txt, b.sh and link.txt", names)
+	}
+
+	// Root keeps the owner of the files it rewrites.
+	if os.Geteuid() == 0 {
+		if err := os.Chown(b, 4321, 8765); err != nil {
+			t.Fatal(err)
+		}
+		if _, stderr, code := runCLI(t, nil, "fix", "-w", b); code != exitOK {
+			t.Fatalf("fix -w: %q, %d", stderr, code)
+		}
+		uid, gid, ok := fileOwner(statFile(t, b))
+		if ok && (uid != 4321 || gid != 8765) {
+			t.Errorf("owner after fix -w: %d:%d; want 4321:8765", uid, gid)
+		}
 	}
 
 	// A link is followed: the file it points to is rewritten.

@@ -152,6 +152,7 @@ type tempFile interface {
 	io.Writer
 	Name() string
 	Chmod(mode fs.FileMode) error
+	Chown(uid, gid int) error
 	Sync() error
 	Close() error
 }
@@ -167,7 +168,7 @@ var createTemp = func(dir, pattern string) (tempFile, error) {
 
 // rewrite runs f on the file name and replaces the file with the result.
 // It writes a temporary file in the same directory, with the same
-// permissions, syncs it and renames it over the original only when all went
+// permissions (and owner, when allowed), syncs it and renames it over the original only when all went
 // well; otherwise it removes the temporary file and the original stays as
 // it was. A symbolic link is followed, and the file it points to replaced.
 func (e *env) rewrite(name string, f filter) (err error) {
@@ -204,6 +205,12 @@ func (e *env) rewrite(name string, f filter) (err error) {
 	}()
 	if err := tmp.Chmod(fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)); err != nil {
 		return err
+	}
+	if uid, gid, ok := fileOwner(fi); ok {
+		// Keep the owner where the system lets us, as when root rewrites
+		// another user's file; otherwise the file becomes ours, as with
+		// any editor that saves through a new file.
+		tmp.Chown(uid, gid)
 	}
 	bw := bufio.NewWriterSize(tmp, bufSize)
 	if err := f(bw, in, displayName(name)); err != nil {
