@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // A filter writes the converted form of one input to w. It returns nil, an
@@ -31,10 +32,8 @@ func (o *outputFlags) validate(files []string) error {
 		if o.out != "" {
 			return errors.New("-o and -w cannot be used together")
 		}
-		for _, f := range files {
-			if f == "-" {
-				return errors.New("-w needs files: it cannot rewrite standard input")
-			}
+		if slices.Contains(files, "-") {
+			return errors.New("-w needs files: it cannot rewrite standard input")
 		}
 	}
 	return nil
