@@ -26,7 +26,7 @@ type Transformer struct {
 	c     core
 	off   int64 // bytes consumed since the start of the stream
 	stats Stats
-	dense bool // the last unit was not a plain valid run: a hint for span
+	dense bool // the last valid run was short, so errors are dense: a hint for speed
 }
 
 // NewTransformer returns a Transformer that applies p to ill-formed input.
@@ -92,8 +92,11 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		}
 		// Span at most spanChunk bytes at a time, so that the copy below
 		// reads them from L1 rather than from memory again.
-		if v := t.c.span(src[nSrc:min(len(src), nSrc+spanChunk)], t.dense); v > 0 {
-			t.dense = v < denseWindow
+		v := t.c.span(src[nSrc:min(len(src), nSrc+spanChunk)], t.dense)
+		// A short valid run says the errors are dense: the inline loop
+		// takes the next stretch. A long one says the kernel should.
+		t.dense = v < denseWindow
+		if v > 0 {
 			if room := len(dst) - nDst; v > room {
 				// Copy what fits, up to the start of a sequence.
 				v = room
@@ -145,7 +148,6 @@ func (t *Transformer) step(dst, src []byte, atEOF bool, pos int) (nDst, nSrc int
 	if !ok {
 		return 0, 0, transform.ErrShortDst
 	}
-	t.dense = true
 	switch k {
 	case kInvalid:
 		t.record(t.off+int64(pos), src[:n])
