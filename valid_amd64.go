@@ -38,8 +38,10 @@ var impl = func() int {
 }()
 
 // minKernel is the shortest input validPrefix hands to a kernel; shorter
-// ones cost less in Go than the call.
-const minKernel = 16
+// ones cost less in Go than the call. The AVX-512 kernel would take them
+// with masked loads past the end of p, which are slow where the masked-off
+// bytes lie on another page.
+const minKernel = 64
 
 // validAVX2 and validAVX512 return n such that p[:n] holds no ill-formed
 // sequence, except perhaps an unfinished or ill-formed last one that only
@@ -47,7 +49,8 @@ const minKernel = 16
 // an error, which is at most 3 bytes after the lead byte of the sequence
 // at fault. n == len(p) means that all of p is well-formed. validAVX2
 // returns 0 for p shorter than 32 bytes, and may stop at a multiple of 32
-// for p shorter than 35. Neither reads outside p.
+// for p shorter than 35; validAVX512 may stop at 64 for p of 65 or 66
+// bytes. Neither reads outside p.
 //
 //go:noescape
 func validAVX2(p []byte) int

@@ -59,6 +59,37 @@ DATA incompleteMax<>+0x30(SB)/8, $0xffffffffffffffff
 DATA incompleteMax<>+0x38(SB)/8, $0xbfdfefffffffffff
 GLOBL incompleteMax<>(SB), RODATA|NOPTR, $64
 
+// Indexes for VPERMB: byte j of shiftK<> picks byte j-K (mod 64).
+DATA shift1<>+0x00(SB)/8, $0x060504030201003f
+DATA shift1<>+0x08(SB)/8, $0x0e0d0c0b0a090807
+DATA shift1<>+0x10(SB)/8, $0x161514131211100f
+DATA shift1<>+0x18(SB)/8, $0x1e1d1c1b1a191817
+DATA shift1<>+0x20(SB)/8, $0x262524232221201f
+DATA shift1<>+0x28(SB)/8, $0x2e2d2c2b2a292827
+DATA shift1<>+0x30(SB)/8, $0x363534333231302f
+DATA shift1<>+0x38(SB)/8, $0x3e3d3c3b3a393837
+GLOBL shift1<>(SB), RODATA|NOPTR, $64
+
+DATA shift2<>+0x00(SB)/8, $0x0504030201003f3e
+DATA shift2<>+0x08(SB)/8, $0x0d0c0b0a09080706
+DATA shift2<>+0x10(SB)/8, $0x1514131211100f0e
+DATA shift2<>+0x18(SB)/8, $0x1d1c1b1a19181716
+DATA shift2<>+0x20(SB)/8, $0x2524232221201f1e
+DATA shift2<>+0x28(SB)/8, $0x2d2c2b2a29282726
+DATA shift2<>+0x30(SB)/8, $0x3534333231302f2e
+DATA shift2<>+0x38(SB)/8, $0x3d3c3b3a39383736
+GLOBL shift2<>(SB), RODATA|NOPTR, $64
+
+DATA shift3<>+0x00(SB)/8, $0x04030201003f3e3d
+DATA shift3<>+0x08(SB)/8, $0x0c0b0a0908070605
+DATA shift3<>+0x10(SB)/8, $0x14131211100f0e0d
+DATA shift3<>+0x18(SB)/8, $0x1c1b1a1918171615
+DATA shift3<>+0x20(SB)/8, $0x24232221201f1e1d
+DATA shift3<>+0x28(SB)/8, $0x2c2b2a2928272625
+DATA shift3<>+0x30(SB)/8, $0x34333231302f2e2d
+DATA shift3<>+0x38(SB)/8, $0x3c3b3a3938373635
+GLOBL shift3<>(SB), RODATA|NOPTR, $64
+
 // CHECK2 sets the flags to NZ when the 32-byte block in Y0, with the bytes
 // 1, 2 and 3 places before each of its bytes in Y1, Y2 and Y3, holds an
 // error. It overwrites Y1 to Y6.
@@ -240,6 +271,9 @@ TEXT ·validAVX512(SB), NOSPLIT, $0-32
 	MOVL         $0x80, CX
 	VPBROADCASTB CX, Z26
 	VMOVDQU64    incompleteMax<>(SB), Z25
+	VMOVDQU64    shift1<>(SB), Z22
+	VMOVDQU64    shift2<>(SB), Z21
+	VMOVDQU64    shift3<>(SB), Z20
 	KXORQ        K7, K7, K7 // the last block's unfinished sequence, if any
 
 	MOVQ      DX, CX
@@ -332,33 +366,45 @@ tail512:
 	MOVQ  CX, R9
 
 masked512:
-	// Check the R9 bytes at AX, padded with zeros: an unfinished
-	// sequence at the end of p shows as an error. Bytes before p are
-	// zeros too.
+	// Check the R9 bytes at AX. A masked load whose masked-off bytes lie
+	// across a page boundary can cost hundreds of cycles, so only inputs
+	// shorter than 64 bytes load past the end of p, and none before it.
 	MOVQ  $-1, R10
 	BZHIQ R9, R10, R11
 	KMOVQ R11, K2
-	LEAQ  1(R9), R12
-	BZHIQ R12, R10, R11
-	LEAQ  2(R9), R12
-	BZHIQ R12, R10, R12
-	LEAQ  3(R9), R13
-	BZHIQ R13, R10, R13
 	TESTQ AX, AX
-	JNZ   maskedLoad
-	ANDQ  $-2, R11
-	ANDQ  $-4, R12
-	ANDQ  $-8, R13
+	JNZ   last512
 
-maskedLoad:
+	// The first block: shift in zeros for the bytes before p. Bytes
+	// past the end of p are zeros too, so that an unfinished sequence
+	// at the end shows as an error.
+	VMOVDQU8.Z (SI), K2, Z0
+	MOVQ       $-2, R11
 	KMOVQ      R11, K3
-	KMOVQ      R12, K4
-	KMOVQ      R13, K5
-	VMOVDQU8.Z (SI)(AX*1), K2, Z0
-	VMOVDQU8.Z -1(SI)(AX*1), K3, Z1
-	VMOVDQU8.Z -2(SI)(AX*1), K4, Z2
-	VMOVDQU8.Z -3(SI)(AX*1), K5, Z3
+	MOVQ       $-4, R11
+	KMOVQ      R11, K4
+	MOVQ       $-8, R11
+	KMOVQ      R11, K5
+	VPERMB.Z   Z0, Z22, K3, Z1
+	VPERMB.Z   Z0, Z21, K4, Z2
+	VPERMB.Z   Z0, Z20, K5, Z3
 	JMP        check512
+
+last512:
+	// Fewer than 64 bytes are left after AX >= 64. Check the last 64
+	// bytes of p again, overlapping what was checked, when at least 3
+	// bytes lie before them (the first flag cannot come before AX), and
+	// otherwise leave the 1 or 2 bytes left to the caller.
+	LEAQ      -64(DX), R11
+	CMPQ      R11, $3
+	JB        done512
+	MOVQ      R11, AX
+	MOVL      $64, R9
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 -1(SI)(AX*1), Z1
+	VMOVDQU64 -2(SI)(AX*1), Z2
+	VMOVDQU64 -3(SI)(AX*1), Z3
+	JMP       check512
 
 end512:
 	// As in validAVX2.
