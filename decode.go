@@ -106,6 +106,10 @@ type core struct {
 	// slow is set when span must look for more than ill-formed bytes:
 	// OPTU8's escape range, or NUL.
 	slow bool
+	// tab serves denseFast; it is looked up when first needed, and noTab
+	// is set when there is none for this policy and these options.
+	tab   *denseTable
+	noTab bool
 }
 
 func newCore(p Policy, opts []Option) core {

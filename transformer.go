@@ -83,7 +83,12 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 	nSrc = skip
 	for nSrc < len(src) {
 		if t.dense && t.c.policy != Reject {
-			nd, ns := t.denseRun(dst[nDst:], src[nSrc:], nSrc, nil)
+			var nd, ns int
+			if t.fastDense() {
+				nd, ns = t.denseFast(dst[nDst:], src[nSrc:], nSrc)
+			} else {
+				nd, ns = t.denseRun(dst[nDst:], src[nSrc:], nSrc, nil)
+			}
 			nDst += nd
 			nSrc += ns
 			if nSrc == len(src) {
@@ -172,6 +177,16 @@ func (t *Transformer) record(off int64, b []byte) {
 
 func (t *Transformer) callback(off int64, b []byte) {
 	t.c.o.onInvalid(Error{Offset: off, Bytes: bytes.Clone(b)})
+}
+
+// fastDense reports whether denseFast can serve t, looking up its table
+// the first time.
+func (t *Transformer) fastDense() bool {
+	if t.c.tab == nil && !t.c.noTab {
+		t.c.tab = denseTableFor(&t.c)
+		t.c.noTab = t.c.tab == nil
+	}
+	return t.c.tab != nil && t.c.o.onInvalid == nil
 }
 
 // denseRun is Transform's loop for stretches where ill-formed units come

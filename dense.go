@@ -1,0 +1,174 @@
+package utf8stream
+
+import (
+	"encoding/binary"
+	"sync"
+)
+
+// A denseTable lets denseFast handle a byte that is a unit by itself (ASCII,
+// or ill-formed on its own) without a branch: the output, up to 8 bytes,
+// is stored whole and the length says how much of it counts.
+type denseTable struct {
+	out  [256]uint64 // little-endian output of the byte as a unit by itself
+	info [256]uint8  // dLen bits, and the flags below
+	// perByte is set when the policy writes an output for each byte of
+	// an ill-formed subpart (the escapes, Windows1252, Drop) rather than
+	// one for the subpart (Replace).
+	perByte bool
+}
+
+const (
+	dLen  = 0x0F // the output length
+	dBad  = 0x10 // ill-formed on its own: a subpart of one byte
+	dLead = 0x20 // starts a multi-byte sequence: decode it
+	dStop = 0x40 // an option must see it: leave it to the general path
+)
+
+// tableKey names a table built from the default replacement.
+type tableKey struct {
+	policy                     Policy
+	noNUL, cesu8, mutf8, optu8 bool
+}
+
+var (
+	tablesMu sync.Mutex
+	tables   = map[tableKey]*denseTable{}
+)
+
+// denseTableFor returns the table for c, shared by every core with the same
+// policy and options, or nil when denseFast cannot serve c: under Reject,
+// which stops at the first error, and with a replacement longer than 8
+// bytes.
+func denseTableFor(c *core) *denseTable {
+	if c.policy == Reject || len(c.o.replacement) > 8 {
+		return nil
+	}
+	if c.o.replacement != "\uFFFD" {
+		return buildTable(c) // not cached: a custom replacement can be anything
+	}
+	k := tableKey{c.policy, c.o.noNUL, c.o.cesu8, c.o.mutf8, c.policy == OPTU8}
+	tablesMu.Lock()
+	defer tablesMu.Unlock()
+	if t := tables[k]; t != nil {
+		return t
+	}
+	t := buildTable(c)
+	tables[k] = t
+	return t
+}
+
+func buildTable(c *core) *denseTable {
+	t := &denseTable{perByte: c.policy != Replace}
+	var buf [16]byte
+	for b := 0; b < 256; b++ {
+		var n int
+		var flags uint8
+		switch x := first[b]; {
+		case x == as:
+			buf[0], n = byte(b), 1
+		default:
+			n, _ = c.emit(buf[:], []byte{byte(b)}, kInvalid)
+			if x == xx {
+				flags = dBad
+			} else {
+				flags = dLead
+			}
+		}
+		switch {
+		case b == 0 && c.o.noNUL,
+			b == 0xC0 && c.o.mutf8,
+			b == 0xED && c.o.cesu8,
+			b == 0xEE && c.policy == OPTU8:
+			flags = dStop
+		}
+		t.out[b] = binary.LittleEndian.Uint64(buf[:8])
+		t.info[b] = uint8(n) | flags
+	}
+	return t
+}
+
+// denseFast is denseRun with the common units done without branches, for
+// the Transformer (not the Writer, which needs a mark per unit, nor with
+// OnInvalid). Its contract is denseRun's.
+func (t *Transformer) denseFast(dst, src []byte, pos int) (nDst, nSrc int) {
+	tab := t.c.tab
+	i, j, run := 0, 0, 0
+	var subparts, nbytes int64
+	firstOff := t.stats.First
+	for i < len(src) && len(dst)-j >= 16 {
+		b := src[i]
+		info := tab.info[b]
+		if info&(dLead|dStop) == 0 {
+			// ASCII or a lone ill-formed byte: store, count, move on.
+			binary.LittleEndian.PutUint64(dst[j:], tab.out[b])
+			j += int(info & dLen)
+			bad := int64(info>>4) & 1
+			subparts += bad
+			nbytes += bad
+			if firstOff < 0 && bad != 0 {
+				firstOff = t.off + int64(pos+i)
+			}
+			run = (run + 1) & (int(bad) - 1)
+			i++
+			if run >= denseWindow {
+				t.dense = false
+				break
+			}
+			continue
+		}
+		if info&dStop != 0 {
+			break
+		}
+		// A lead byte: decode the sequence it starts.
+		x := first[b]
+		size := int(x & 7)
+		if i+size > len(src) {
+			break // unfinished or not: the general path knows atEOF
+		}
+		ar := acceptRanges[x>>4]
+		n := 1
+		if c := src[i+1]; ar.lo <= c && c <= ar.hi {
+			n = 2
+			if size > 2 && src[i+2]&0xC0 == 0x80 {
+				n = 3
+				if size > 3 && src[i+3]&0xC0 == 0x80 {
+					n = 4
+				}
+			}
+		}
+		if n == size {
+			copy(dst[j:j+4], src[i:i+size])
+			j += size
+			i += size
+			if run += size; run >= denseWindow {
+				t.dense = false
+				break
+			}
+			continue
+		}
+		// src[i:i+n] is a maximal ill-formed subpart.
+		if firstOff < 0 {
+			firstOff = t.off + int64(pos+i)
+		}
+		subparts++
+		nbytes += int64(n)
+		if tab.perByte {
+			for k := range n {
+				c := src[i+k]
+				binary.LittleEndian.PutUint64(dst[j:], tab.out[c])
+				j += int(tab.info[c] & dLen)
+			}
+		} else {
+			binary.LittleEndian.PutUint64(dst[j:], tab.out[b])
+			j += int(info & dLen)
+		}
+		i += n
+		run = 0
+	}
+	if subparts > 0 {
+		t.stats.First = firstOff
+		t.stats.Subparts += subparts
+		t.stats.Bytes += nbytes
+	}
+	return j, i
+}
