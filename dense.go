@@ -125,17 +125,7 @@ func (t *Transformer) denseFast(dst, src []byte, pos int) (nDst, nSrc int) {
 		if i+size > len(src) {
 			break // unfinished or not: the general path knows atEOF
 		}
-		ar := acceptRanges[x>>4]
-		n := 1
-		if c := src[i+1]; ar.lo <= c && c <= ar.hi {
-			n = 2
-			if size > 2 && src[i+2]&0xC0 == 0x80 {
-				n = 3
-				if size > 3 && src[i+3]&0xC0 == 0x80 {
-					n = 4
-				}
-			}
-		}
+		n := matched(src[i:], x)
 		if n == size {
 			copy(dst[j:j+4], src[i:i+size])
 			j += size

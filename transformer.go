@@ -224,16 +224,7 @@ func (t *Transformer) denseRun(dst, src []byte, pos int, marks *[]mark) (nDst, n
 			if i+size > len(src) {
 				break // unfinished or not: the general path knows atEOF
 			}
-			ar := acceptRanges[x>>4]
-			if c := src[i+1]; ar.lo <= c && c <= ar.hi {
-				n = 2
-				if size > 2 && src[i+2]&0xC0 == 0x80 {
-					n = 3
-					if size > 3 && src[i+3]&0xC0 == 0x80 {
-						n = 4
-					}
-				}
-			}
+			n = matched(src[i:], x)
 			if n == size {
 				if i += n; i-run >= denseWindow {
 					t.dense = false
