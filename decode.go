@@ -131,9 +131,11 @@ type core struct {
 	noTab bool
 }
 
-func newCore(p Policy, opts []Option) core {
-	o := newOptions(opts)
-	return core{policy: p, o: o, slow: p == OPTU8 || o.noNUL}
+// init sets up c in place for policy p and opts.
+func (c *core) init(p Policy, opts []Option) {
+	*c = core{policy: p}
+	c.o.init(opts)
+	c.slow = p == OPTU8 || c.o.noNUL
 }
 
 // denseWindow is how far span looks with the Go scanner after an

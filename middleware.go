@@ -132,7 +132,8 @@ func OnStats(f func(r *http.Request, body, response Stats)) Option {
 // concurrent use. Middleware does not modify the request it is given: the
 // handler gets a shallow copy.
 func Middleware(p Policy, opts ...Option) func(http.Handler) http.Handler {
-	c := newCore(p, opts)
+	c := new(core)
+	c.init(p, opts)
 	if !c.o.mw.typesSet {
 		c.o.mw.types = defaultContentTypes
 	}

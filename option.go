@@ -25,12 +25,13 @@ type options struct {
 	mw          middlewareOptions // options of Middleware only, in middleware.go
 }
 
-func newOptions(opts []Option) options {
-	o := options{bufSize: 4096, replacement: "\uFFFD"}
+// init sets o to the defaults and applies opts. It works in place, so that
+// o is not copied to the heap on its way to the functions.
+func (o *options) init(opts []Option) {
+	*o = options{bufSize: 4096, replacement: "\uFFFD"}
 	for _, f := range opts {
-		f(&o)
+		f(o)
 	}
-	return o
 }
 
 // BufferSize sets the size of the buffers a [Reader] or [Writer] allocates

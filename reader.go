@@ -53,7 +53,7 @@ type Reader struct {
 	rerr   error // the underlying reader's error, returned after the bytes before it
 	err    error // sticky: returned by every Read once the bytes before it are out
 
-	wr      *Writer     // WriteTo's writer, kept for reuse
+	wr      Writer      // WriteTo's writer
 	cw      countWriter // WriteTo's count of bytes written
 	copyBuf []byte      // WriteTo's read buffer, when r is not an io.WriterTo
 }
@@ -232,15 +232,13 @@ func (rd *Reader) fail(err error) {
 // afterwards.
 func (rd *Reader) WriteTo(w io.Writer) (n int64, err error) {
 	rd.cw = countWriter{w: w}
-	defer func() { rd.cw.w = nil }()
 	if len(rd.out) > 0 || rd.s0 < rd.s1 || rd.rerr != nil || rd.err != nil {
 		// An earlier Read left input or output behind: finish through Read.
-		return rd.copyRead(&rd.cw)
+		n, err = rd.copyRead(&rd.cw)
+		rd.cw.w = nil
+		return n, err
 	}
-	if rd.wr == nil {
-		rd.wr = new(Writer)
-	}
-	wr := rd.wr
+	wr := &rd.wr
 	wr.t = rd.t
 	wr.w, wr.ntail, wr.buf, wr.marks = &rd.cw, 0, wr.buf[:0], wr.marks[:0]
 	wr.err, wr.cerr, wr.closed = nil, nil, false
@@ -259,7 +257,7 @@ func (rd *Reader) WriteTo(w io.Writer) (n int64, err error) {
 		err = wr.Close()
 	}
 	rd.t = wr.t
-	wr.w = nil
+	wr.w, rd.cw.w = nil, nil
 	rd.err = err
 	if err == nil {
 		rd.err = io.EOF

@@ -39,7 +39,7 @@ func NewTransformer(p Policy, opts ...Option) *Transformer {
 // init sets up t in place, so that Reader and Writer, which hold a
 // Transformer, need no allocation of their own for it.
 func (t *Transformer) init(p Policy, opts []Option) {
-	t.c = newCore(p, opts)
+	t.c.init(p, opts)
 	t.Reset()
 }
 

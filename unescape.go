@@ -27,7 +27,9 @@ type Unescaper struct {
 // NewUnescaper returns an Unescaper for the escapes of policy p. Of the
 // options it heeds only [NoNUL].
 func NewUnescaper(p Policy, opts ...Option) *Unescaper {
-	u := &Unescaper{nul: newOptions(opts).noNUL}
+	var o options
+	o.init(opts)
+	u := &Unescaper{nul: o.noNUL}
 	switch p {
 	case SurrogateEscape:
 		u.lead, u.mid = 0xED, 0xB0
