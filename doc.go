@@ -74,9 +74,12 @@
 //
 // # Performance
 //
-// Valid input is checked in place: Reader validates in the caller's buffer,
+// Valid input is checked in place: Reader validates in the caller's buffer
+// (and [Reader.WriteTo], which [io.Copy] uses, in the source's own chunks),
 // Writer hands the caller's slice to the underlying writer, and
-// Transformer copies each valid run once. On amd64 the check uses AVX2 or
+// Transformer copies each valid run once, while it is still in the cache.
+// Where ill-formed bytes come thick, as in random data, a table-driven loop
+// takes over from the vector code. On amd64 the check uses AVX2 or
 // AVX-512; build with -tags purego for the portable Go code. Steady-state
 // Read and Write allocate nothing.
 package utf8stream

@@ -17,8 +17,9 @@ const spanChunk = 16 << 10
 //
 // Transformer keeps no input: at the end of a chunk that stops inside a
 // sequence it returns [transform.ErrShortSrc] with the 1 to 3 unfinished bytes
-// not consumed, as the Transformer contract asks, and the caller presents them
-// again with more input. Its state is the stream offset, the [Stats] and
+// (up to 5 of a surrogate pair under [CESU8]) not consumed, as the
+// Transformer contract asks, and the caller presents them again with more
+// input. Its state is the stream offset, the [Stats] and
 // whether a byte order mark is still to be stripped.
 //
 // A Transformer is not safe for concurrent use.
