@@ -99,10 +99,11 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		// Span at most spanChunk bytes at a time, so that the copy below
 		// reads them from L1 rather than from memory again.
 		v := t.c.span(src[nSrc:min(len(src), nSrc+spanChunk)], t.dense)
-		// A short valid run says the errors are dense: the inline loop
-		// takes the next stretch. A long one says the kernel should.
-		t.dense = v < denseWindow
 		if v > 0 {
+			// A short valid run between units says the errors are
+			// dense: the inline loop takes the next stretch. A long
+			// one says the kernel should. (v is 0 at the unit itself.)
+			t.dense = v < denseWindow
 			if room := len(dst) - nDst; v > room {
 				// Copy what fits, up to the start of a sequence.
 				v = room
@@ -277,7 +278,9 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 		return 0, transform.ErrEndOfSpan
 	}
 	n = t.c.span(src, t.dense)
-	t.dense = n < denseWindow
+	if n > 0 {
+		t.dense = n < denseWindow
+	}
 	if n < len(src) {
 		err = transform.ErrEndOfSpan
 		if _, k := t.c.unit(src[n:], atEOF); k == kShort {
