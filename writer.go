@@ -141,11 +141,17 @@ func (wr *Writer) Write(p []byte) (n int, err error) {
 			wr.err = err
 			break
 		}
-		if nd != ns {
-			wr.marks = append(wr.marks, mark{len(wr.buf), nd, ns})
-		}
+		// Every unit here is repaired or converted, so a partial write of
+		// its output must not count any of its input, even when the
+		// lengths match (a 3-byte subpart and U+FFFD).
+		wr.marks = append(wr.marks, mark{len(wr.buf), nd, ns})
 		wr.buf = wr.buf[:len(wr.buf)+nd]
 		n += ns
+		if len(wr.marks) >= maxMarks {
+			if m, err := wr.flush(n); err != nil {
+				return m, err
+			}
+		}
 	}
 	if m, err := wr.flush(n); err != nil {
 		return m, err

@@ -169,8 +169,11 @@ func TestWriterExactCount(t *testing.T) {
 		strings.Repeat("abc", 50),
 		"ab\xFFcd\xE2\x82\xACe\xC0\xAF" + strings.Repeat("é", 20) + "\xED\xA0\x80z",
 		string(textgen.Make("invalid1pct", 700)),
+		// 3-byte subparts, whose U+FFFD has the same length.
+		strings.Repeat("ab\xF0\x9F\x98cd\xE2\x82", 20),
 	}
 	for _, in := range inputs {
+		cuts := unitCuts(in)
 		for _, p := range []Policy{Replace, SurrogateEscape, OPTU8, Drop, Windows1252} {
 			full, _ := transformString(NewTransformer(p), in)
 			for limit := 0; limit < len(full); limit += 1 + limit/50 {
@@ -194,8 +197,24 @@ func TestWriterExactCount(t *testing.T) {
 						if err != wantErr {
 							t.Fatalf("%v limit %d: error %v; want %v", p, limit, err, wantErr)
 						}
-						// Output of in[:total], without settling a tail.
-						prefix := streamPrefix(p, in[:total])
+						// Valid runs count byte by byte, so the count may
+						// end inside a valid sequence, but never inside a
+						// repaired unit of the whole stream.
+						if cuts[total] == cutInsideSubpart {
+							t.Fatalf("%v limit %d: count %d ends inside an ill-formed subpart", p, limit, total)
+						}
+						// The output for in[:total]: the units before the
+						// last boundary, then the counted bytes of a valid
+						// sequence, copied.
+						b := total
+						for cuts[b] != cutBoundary {
+							b--
+						}
+						// A tail kept at the end of the input counts as
+						// written; Close may fail to write its output.
+						dst := make([]byte, 4*b+16)
+						nd, _, _ := NewTransformer(p).Transform(dst, []byte(in[:b]), b < len(in))
+						prefix := string(dst[:nd]) + in[b:total]
 						wrote := lw.buf.String()
 						if !strings.HasPrefix(wrote, prefix) {
 							t.Fatalf("%v limit %d: count %d covers %q, but wrote %q", p, limit, total, prefix, wrote)
@@ -213,12 +232,27 @@ func TestWriterExactCount(t *testing.T) {
 	}
 }
 
-// streamPrefix returns the output for in as the start of a longer stream:
-// an unfinished sequence at its end is not settled.
-func streamPrefix(p Policy, in string) string {
-	dst := make([]byte, 4*len(in)+16)
-	nDst, _, _ := NewTransformer(p).Transform(dst, []byte(in), false)
-	return string(dst[:nDst])
+const (
+	cutBoundary      = iota // between two units
+	cutInsideValid          // inside a well-formed sequence
+	cutInsideSubpart        // inside a maximal ill-formed subpart
+)
+
+// unitCuts says, for each position 0..len(in), where it falls in the whole
+// stream's units, using the oracle's segmentation.
+func unitCuts(in string) []int {
+	cuts := make([]int, len(in)+1)
+	for i := 0; i < len(in); {
+		n, inside := refSeq([]byte(in[i:])), cutInsideValid
+		if n == 0 {
+			n, inside = refSubpart([]byte(in[i:])), cutInsideSubpart
+		}
+		for k := 1; k < n; k++ {
+			cuts[i+k] = inside
+		}
+		i += n
+	}
+	return cuts
 }
 
 func TestWriterValidPassThrough(t *testing.T) {
