@@ -60,7 +60,7 @@ func denseTableFor(c *core) *denseTable {
 func buildTable(c *core) *denseTable {
 	t := &denseTable{perByte: c.policy != Replace}
 	var buf [16]byte
-	for b := 0; b < 256; b++ {
+	for b := range 256 {
 		var n int
 		var flags uint8
 		switch x := first[b]; {

@@ -123,7 +123,7 @@ func TestReplaceDocumented(t *testing.T) {
 
 // TestEverySingleByte runs each byte 00..FF alone and between ASCII letters.
 func TestEverySingleByte(t *testing.T) {
-	for c := 0; c < 256; c++ {
+	for c := range 256 {
 		for _, in := range []string{string([]byte{byte(c)}), "a" + string([]byte{byte(c)}) + "b"} {
 			for _, p := range allPolicies {
 				want, errOff, _ := refTransform(p, []byte(in), refOpts{})
@@ -151,7 +151,7 @@ func TestEveryTwoAndThreeBytes(t *testing.T) {
 		}
 	}
 	var b [3]byte
-	for i := 0; i < 1<<16; i++ {
+	for i := range 1 << 16 {
 		b[0], b[1] = byte(i>>8), byte(i)
 		check(b[:2])
 		if b[0] >= 0xE0 {

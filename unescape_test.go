@@ -55,7 +55,7 @@ func TestUnescaperNeverASCII(t *testing.T) {
 			}
 			u := NewUnescaper(p, opts...)
 			for lead := 0xED; lead <= 0xEE; lead++ {
-				for i := 0; i < 1<<16; i++ {
+				for i := range 1 << 16 {
 					in := []byte{byte(lead), byte(i >> 8), byte(i)}
 					out, _, err := transform.Bytes(u, in)
 					if err != nil {
