@@ -88,21 +88,37 @@ func buildTable(c *core) *denseTable {
 }
 
 // denseFast is denseRun with the common units done without branches, for
-// the Transformer (not the Writer, which needs a mark per unit, nor with
-// OnInvalid). Its contract is denseRun's.
-func (t *Transformer) denseFast(dst, src []byte, pos int) (nDst, nSrc int) {
+// when no OnInvalid function is set. Its contract is denseRun's, marks
+// included: a mark is written for every single-byte step and kept only
+// when the byte was ill-formed, so that keeping them costs no branch.
+func (t *Transformer) denseFast(dst, src []byte, pos int, marks *[]mark) (nDst, nSrc int) {
 	tab := t.c.tab
 	i, j, run := 0, 0, 0
 	var subparts, nbytes int64
 	firstOff := t.stats.First
-	for i < len(src) && len(dst)-j >= 16 {
+	var ms []mark
+	k, maxK := 0, len(src) // marks kept; no limit without marks
+	if marks != nil {
+		ms = (*marks)[:cap(*marks)]
+		if len(ms) < maxMarks+1 {
+			ms = make([]mark, maxMarks+1)
+			copy(ms, *marks)
+		}
+		k, maxK = len(*marks), maxMarks
+	}
+	for i < len(src) && len(dst)-j >= 16 && k < maxK {
 		b := src[i]
 		info := tab.info[b]
 		if info&(dLead|dStop) == 0 {
 			// ASCII or a lone ill-formed byte: store, count, move on.
 			binary.LittleEndian.PutUint64(dst[j:], tab.out[b])
-			j += int(info & dLen)
+			n := int(info & dLen)
 			bad := int64(info>>4) & 1
+			if ms != nil {
+				ms[k] = mark{out: j, nout: n, nin: 1}
+				k += int(bad)
+			}
+			j += n
 			subparts += bad
 			nbytes += bad
 			if firstOff < 0 && bad != 0 {
@@ -142,6 +158,7 @@ func (t *Transformer) denseFast(dst, src []byte, pos int) (nDst, nSrc int) {
 		}
 		subparts++
 		nbytes += int64(n)
+		start := j
 		if tab.perByte {
 			for k := range n {
 				c := src[i+k]
@@ -154,6 +171,13 @@ func (t *Transformer) denseFast(dst, src []byte, pos int) (nDst, nSrc int) {
 		}
 		i += n
 		run = 0
+		if ms != nil {
+			ms[k] = mark{out: start, nout: j - start, nin: n}
+			k++
+		}
+	}
+	if marks != nil {
+		*marks = ms[:k]
 	}
 	if subparts > 0 {
 		t.stats.First = firstOff

@@ -82,6 +82,37 @@ func FuzzTransform(f *testing.F) {
 			}
 		}
 		if ro.replacement == "" && !ro.cesu8 && !ro.mutf8 && !ro.noNUL && !ro.stripBOM {
+			// Stats against the oracle: each subpart becomes one U+E000
+			// under Replace, and its bytes are what Drop removes.
+			marked, _, _ := refTransform(Replace, in, refOpts{replacement: "\uE000"})
+			dropped, _, _ := refTransform(Drop, in, refOpts{})
+			wantStats := Stats{
+				Subparts: int64(bytes.Count(marked, []byte("\uE000")) - bytes.Count(in, []byte("\uE000"))),
+				Bytes:    int64(len(in) - len(dropped)),
+				First:    -1,
+			}
+			if wantStats.Subparts > 0 {
+				wantStats.First = int64(bytes.Index(marked, []byte("\uE000")))
+				if k := bytes.Index(in, []byte("\uE000")); k >= 0 && int64(k) <= wantStats.First {
+					wantStats.First = -2 // the input's own U+E000 hides it: skip
+				}
+			}
+			for _, p := range []Policy{Replace, SurrogateEscape, Drop, Windows1252} {
+				tr := NewTransformer(p)
+				transform.Bytes(tr, in)
+				rd := NewReader(iotestChunkReader(string(in), 1+int(split)%5), p)
+				io.ReadAll(rd)
+				wr := NewWriter(io.Discard, p)
+				for i := 0; i < len(in); i += 1 + int(split)%7 {
+					wr.Write(in[i:min(len(in), i+1+int(split)%7)])
+				}
+				wr.Close()
+				for _, got := range []Stats{tr.Stats(), rd.Stats(), wr.Stats()} {
+					if got.Subparts != wantStats.Subparts || got.Bytes != wantStats.Bytes || wantStats.First != -2 && got.First != wantStats.First {
+						t.Fatalf("%v: Stats(%q) = %+v; oracle says %+v", p, in, got, wantStats)
+					}
+				}
+			}
 			want, _, _ := transform.Bytes(unicode.UTF8.NewDecoder(), in)
 			got, _, _ := transform.Bytes(NewTransformer(Replace), in)
 			if !bytes.Equal(got, want) {

@@ -86,7 +86,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		if t.dense && t.c.policy != Reject {
 			var nd, ns int
 			if t.fastDense() {
-				nd, ns = t.denseFast(dst[nDst:], src[nSrc:], nSrc)
+				nd, ns = t.denseFast(dst[nDst:], src[nSrc:], nSrc, nil)
 			} else {
 				nd, ns = t.denseRun(dst[nDst:], src[nSrc:], nSrc, nil)
 			}

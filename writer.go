@@ -90,7 +90,12 @@ func (wr *Writer) Write(p []byte) (n int, err error) {
 				return m, err
 			}
 			k := len(wr.marks)
-			nd, ns := wr.t.denseRun(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], 0, &wr.marks)
+			var nd, ns int
+			if wr.t.fastDense() {
+				nd, ns = wr.t.denseFast(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], 0, &wr.marks)
+			} else {
+				nd, ns = wr.t.denseRun(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], 0, &wr.marks)
+			}
 			for i := k; i < len(wr.marks); i++ {
 				// denseRun counts from the start of the room it was given.
 				wr.marks[i].out += len(wr.buf)
