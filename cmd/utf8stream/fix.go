@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -78,20 +77,7 @@ func (c *fixCmd) exec(e *env, files []string) int {
 			pos = newTracker()
 		}
 		uw := utf8stream.NewWriter(w, c.policy, opts...)
-		prog := e.newProgress(name)
-		var flush func() error
-		if bw, ok := w.(*bufio.Writer); ok {
-			flush = bw.Flush
-		}
-		err := pump(uw, r, buf, pos, prog, flush, nil)
-		prog.clear()
-		var re *readError
-		if errors.As(err, &re) {
-			return err
-		}
-		if cerr := uw.Close(); err == nil {
-			err = cerr
-		}
+		err := e.filter(uw, w, r, name, buf, pos)
 		var ue *utf8stream.Error
 		if errors.As(err, &ue) && pos != nil {
 			line, col, next := pos.where(ue)

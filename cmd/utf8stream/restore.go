@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -61,21 +60,6 @@ func (c *restoreCmd) exec(e *env, files []string) int {
 	u := utf8stream.NewUnescaper(c.policy, c.lib.options()...)
 	buf := make([]byte, bufSize)
 	return e.filterFiles(files, &c.output, func(w io.Writer, r io.Reader, name string) error {
-		tw := transform.NewWriter(w, u)
-		prog := e.newProgress(name)
-		var flush func() error
-		if bw, ok := w.(*bufio.Writer); ok {
-			flush = bw.Flush
-		}
-		err := pump(tw, r, buf, nil, prog, flush, nil)
-		prog.clear()
-		var re *readError
-		if errors.As(err, &re) {
-			return err
-		}
-		if cerr := tw.Close(); err == nil {
-			err = cerr
-		}
-		return err
+		return e.filter(transform.NewWriter(w, u), w, r, name, buf, nil)
 	})
 }

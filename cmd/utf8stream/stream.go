@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -143,6 +144,27 @@ type progress struct {
 
 // newProgress returns a progress reporter for the input shown as name, or
 // nil when none is wanted.
+// filter pumps r through wc, which writes to w, and closes wc. A read error
+// is returned as it is, without closing wc: an unfinished sequence must not
+// be settled as if the input had ended.
+func (e *env) filter(wc io.WriteCloser, w io.Writer, r io.Reader, name string, buf []byte, pos *tracker) error {
+	prog := e.newProgress(name)
+	var flush func() error
+	if bw, ok := w.(*bufio.Writer); ok {
+		flush = bw.Flush
+	}
+	err := pump(wc, r, buf, pos, prog, flush, nil)
+	prog.clear()
+	var re *readError
+	if errors.As(err, &re) {
+		return err
+	}
+	if cerr := wc.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 func (e *env) newProgress(name string) *progress {
 	term := isTerminal(e.stderr)
 	if !term && !e.progress {
