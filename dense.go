@@ -38,7 +38,7 @@ var (
 // denseTableFor returns the table for c, shared by every core with the same
 // policy and options, or nil when denseFast cannot serve c: under Reject,
 // which stops at the first error, and with a replacement longer than 8
-// bytes.
+// bytes, whose units then go through the general path one at a time.
 func denseTableFor(c *core) *denseTable {
 	if c.policy == Reject || len(c.o.replacement) > 8 {
 		return nil
@@ -87,12 +87,28 @@ func buildTable(c *core) *denseTable {
 	return t
 }
 
-// denseFast is denseRun with the common units done without branches, for
-// when no OnInvalid function is set. Its contract is denseRun's, marks
-// included: a mark is written for every single-byte step and kept only
-// when the byte was ill-formed, so that keeping them costs no branch.
+// denseFast is the loop for stretches where ill-formed units come thick,
+// as in random bytes, where the kernel's start-up costs more than the few
+// valid bytes it finds. A byte that is a unit by itself (ASCII, or
+// ill-formed alone) takes one table step without a branch on the data; a
+// lead byte is decoded, and an ill-formed subpart gets the policy's output.
+//
+// It returns, having consumed only whole units, when a valid run reaches
+// denseWindow bytes (the kernel is faster from there: dense is cleared), and
+// at anything it leaves to the general path: a byte an option must see, a
+// sequence that src may cut short, a full dst. pos is src's position in the
+// chunk. If marks is not nil, each ill-formed unit's output is recorded
+// there (for the Writer), up to maxMarks: a mark is written for every
+// single-byte step and kept only when the byte was ill-formed, so that
+// keeping them costs no branch either. With an OnInvalid function, lone
+// ill-formed bytes take the subpart path, which calls it.
 func (t *Transformer) denseFast(dst, src []byte, pos int, marks *[]mark) (nDst, nSrc int) {
 	tab := t.c.tab
+	cb := t.c.o.onInvalid != nil
+	table := uint8(dLead | dStop) // the bytes the table step does not take
+	if cb {
+		table |= dBad
+	}
 	i, j, run := 0, 0, 0
 	var subparts, nbytes int64
 	firstOff := t.stats.First
@@ -109,7 +125,7 @@ func (t *Transformer) denseFast(dst, src []byte, pos int, marks *[]mark) (nDst, 
 	for i < len(src) && len(dst)-j >= 16 && k < maxK {
 		b := src[i]
 		info := tab.info[b]
-		if info&(dLead|dStop) == 0 {
+		if info&table == 0 {
 			// ASCII or a lone ill-formed byte: store, count, move on.
 			binary.LittleEndian.PutUint64(dst[j:], tab.out[b])
 			n := int(info & dLen)
@@ -135,33 +151,40 @@ func (t *Transformer) denseFast(dst, src []byte, pos int, marks *[]mark) (nDst, 
 		if info&dStop != 0 {
 			break
 		}
-		// A lead byte: decode the sequence it starts.
-		x := first[b]
-		size := int(x & 7)
-		if i+size > len(src) {
-			break // unfinished or not: the general path knows atEOF
-		}
-		n := matched(src[i:], x)
-		if n == size {
-			copy(dst[j:j+4], src[i:i+size])
-			j += size
-			i += size
-			if run += size; run >= denseWindow {
-				t.dense = false
-				break
+		// A lead byte: decode the sequence it starts. (Or, with a
+		// callback, a lone ill-formed byte.)
+		n := 1
+		if x := first[b]; x != xx {
+			size := int(x & 7)
+			if i+size > len(src) {
+				break // unfinished or not: the general path knows atEOF
 			}
-			continue
+			n = matched(src[i:], x)
+			if n == size {
+				copy(dst[j:j+4], src[i:i+size])
+				j += size
+				i += size
+				if run += size; run >= denseWindow {
+					t.dense = false
+					break
+				}
+				continue
+			}
 		}
 		// src[i:i+n] is a maximal ill-formed subpart.
-		if firstOff < 0 {
-			firstOff = t.off + int64(pos+i)
+		if cb {
+			t.record(t.off+int64(pos+i), src[i:i+n])
+		} else {
+			if firstOff < 0 {
+				firstOff = t.off + int64(pos+i)
+			}
+			subparts++
+			nbytes += int64(n)
 		}
-		subparts++
-		nbytes += int64(n)
 		start := j
 		if tab.perByte {
-			for k := range n {
-				c := src[i+k]
+			for q := range n {
+				c := src[i+q]
 				binary.LittleEndian.PutUint64(dst[j:], tab.out[c])
 				j += int(tab.info[c] & dLen)
 			}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/utf8stream/utf8stream/internal/textgen"
 	"golang.org/x/text/transform"
 )
 
@@ -176,6 +177,24 @@ func TestReplacementOption(t *testing.T) {
 		if want := "a" + r + "b" + r; got != want || err != nil {
 			t.Errorf("Replacement(%q): %q, %v; want %q", r, got, err, want)
 		}
+	}
+	// A replacement too long for the dense loop's table (more than 8
+	// bytes) goes through the general path: the same output, on dense
+	// errors too, through every wrapper.
+	long := "<invalid byte>"
+	in := textgen.Make("random", 5000)
+	want, _, _ := refTransform(Replace, in, refOpts{replacement: long})
+	got, _, err := transform.Bytes(NewTransformer(Replace, Replacement(long)), in)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("Transform with Replacement(%q) differs from the oracle", long)
+	}
+	got, err = io.ReadAll(NewReader(bytes.NewReader(in), Replace, Replacement(long)))
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("Reader with Replacement(%q) differs from the oracle", long)
+	}
+	got, err = writeChunks(Replace, in, []int{7}, Replacement(long))
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("Writer with Replacement(%q) differs from the oracle", long)
 	}
 	for _, bad := range []string{"\xFF", strings.Repeat("x", maxReplacement+1)} {
 		func() {

@@ -83,13 +83,8 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 	}
 	nSrc = skip
 	for nSrc < len(src) {
-		if t.dense && t.c.policy != Reject {
-			var nd, ns int
-			if t.fastDense() {
-				nd, ns = t.denseFast(dst[nDst:], src[nSrc:], nSrc, nil)
-			} else {
-				nd, ns = t.denseRun(dst[nDst:], src[nSrc:], nSrc, nil)
-			}
+		if t.dense && t.fastDense() {
+			nd, ns := t.denseFast(dst[nDst:], src[nSrc:], nSrc, nil)
 			nDst += nd
 			nSrc += ns
 			if nSrc == len(src) {
@@ -188,81 +183,7 @@ func (t *Transformer) fastDense() bool {
 		t.c.tab = denseTableFor(&t.c)
 		t.c.noTab = t.c.tab == nil
 	}
-	return t.c.tab != nil && t.c.o.onInvalid == nil
-}
-
-// denseRun is Transform's loop for stretches where ill-formed units come
-// thick, as in random bytes: it decodes inline, a byte at a time, as
-// validPrefixGeneric does, and writes the policy's output for each maximal
-// subpart, so that a unit costs a few nanoseconds rather than a call to the
-// kernel. It returns, having consumed only whole units, when a valid run
-// reaches denseWindow bytes (the kernel is faster from there: dense is
-// cleared), and at anything it leaves to the general path: a byte an
-// option must see, a sequence that src may cut short, a full dst. pos is
-// src's position in the chunk. If marks is not nil, each unit's output is
-// recorded there (for the Writer), up to maxMarks.
-func (t *Transformer) denseRun(dst, src []byte, pos int, marks *[]mark) (nDst, nSrc int) {
-	special := t.c.slow || t.c.o.cesu8 || t.c.o.mutf8
-	i, run := 0, 0 // src[run:i] is a valid run not yet copied
-	for i < len(src) {
-		b := src[i]
-		if b < 0x80 {
-			if b == 0 && special {
-				break
-			}
-			if i++; i-run >= denseWindow {
-				t.dense = false
-				break
-			}
-			continue
-		}
-		if special && (b == 0xEE || b == 0xED || b == 0xC0) {
-			break
-		}
-		x := first[b]
-		n := 1
-		if x != xx {
-			size := int(x & 7)
-			if i+size > len(src) {
-				break // unfinished or not: the general path knows atEOF
-			}
-			n = matched(src[i:], x)
-			if n == size {
-				if i += n; i-run >= denseWindow {
-					t.dense = false
-					break
-				}
-				continue
-			}
-		}
-		// src[i:i+n] is a maximal ill-formed subpart.
-		r := i - run
-		if len(dst)-nDst < r+maxReplacement+9 {
-			break
-		}
-		nDst += copy(dst[nDst:], src[run:i])
-		start := nDst
-		if t.c.policy == Replace {
-			nDst += copy(dst[nDst:], t.c.o.replacement)
-		} else {
-			nd, _ := t.c.emit(dst[nDst:], src[i:i+n], kInvalid)
-			nDst += nd
-		}
-		t.record(t.off+int64(pos+i), src[i:i+n])
-		i += n
-		run = i
-		if marks != nil {
-			*marks = append(*marks, mark{out: start, nout: nDst - start, nin: n})
-			if len(*marks) >= maxMarks {
-				break
-			}
-		}
-	}
-	if r := i - run; r <= len(dst)-nDst {
-		nDst += copy(dst[nDst:], src[run:i])
-		return nDst, i
-	}
-	return nDst, run
+	return t.c.tab != nil
 }
 
 // Span implements [transform.SpanningTransformer]. It returns the length of

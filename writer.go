@@ -85,19 +85,14 @@ func (wr *Writer) Write(p []byte) (n int, err error) {
 		n = wr.fringe(p, n)
 	}
 	for n < len(p) && wr.err == nil {
-		if wr.t.dense && wr.t.c.policy != Reject {
+		if wr.t.dense && wr.t.fastDense() {
 			if m, err := wr.reserve(n); err != nil {
 				return m, err
 			}
 			k := len(wr.marks)
-			var nd, ns int
-			if wr.t.fastDense() {
-				nd, ns = wr.t.denseFast(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], 0, &wr.marks)
-			} else {
-				nd, ns = wr.t.denseRun(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], 0, &wr.marks)
-			}
+			nd, ns := wr.t.denseFast(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], 0, &wr.marks)
 			for i := k; i < len(wr.marks); i++ {
-				// denseRun counts from the start of the room it was given.
+				// denseFast counts from the start of the room it was given.
 				wr.marks[i].out += len(wr.buf)
 			}
 			wr.t.off += int64(ns)
