@@ -368,8 +368,9 @@ func TestTransformerReset(t *testing.T) {
 	if _, err := transformString(tr, "abc\xFF"); err == nil {
 		t.Fatal("no error")
 	}
-	if tr.Offset() == 0 && tr.Stats().Subparts != 1 {
-		t.Fatalf("Stats = %+v", tr.Stats())
+	// "abc" was consumed; the ill-formed byte at 3 stops the stream.
+	if tr.Offset() != 3 || tr.Stats() != (Stats{Subparts: 1, Bytes: 1, First: 3}) {
+		t.Fatalf("offset %d, Stats %+v; want 3, one subpart of 1 byte at 3", tr.Offset(), tr.Stats())
 	}
 	tr.Reset()
 	if tr.Offset() != 0 || tr.Stats() != (Stats{First: -1}) {
