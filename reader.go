@@ -17,7 +17,8 @@ const (
 	minOut = 2 * maxReplacement
 	// maxDirect bounds a direct read under a policy that may change the
 	// input, because what follows the first change is kept until it is
-	// transformed. A Reader never holds more input than this.
+	// transformed. A Reader never holds more input than this, or than
+	// BufferSize if that is larger.
 	maxDirect = 64 << 10
 	// maxEmptyReads is how many reads in a row may return 0, nil before
 	// Read gives up with io.ErrNoProgress, as bufio does.

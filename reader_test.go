@@ -404,3 +404,20 @@ func TestReaderWriteToAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderMemoryBound reads ill-formed input into a caller buffer much
+// larger than maxDirect: what the Reader keeps stays within maxDirect.
+func TestReaderMemoryBound(t *testing.T) {
+	in := textgen.Make("invalid1pct", 4<<20)
+	for _, p := range []Policy{Replace, SurrogateEscape, OPTU8, Drop, Windows1252} {
+		want, _ := transformString(NewTransformer(p), string(in))
+		r := NewReader(bytes.NewReader(in), p)
+		got, err := readSmall(r, 1<<20)
+		if err != io.EOF || string(got) != want {
+			t.Fatalf("%v: %d bytes, %v; want %d bytes", p, len(got), err, len(want))
+		}
+		if c := cap(r.src); c > maxDirect {
+			t.Errorf("%v: the Reader kept a %d-byte buffer; want at most %d", p, c, maxDirect)
+		}
+	}
+}
