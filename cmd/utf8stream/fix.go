@@ -52,8 +52,7 @@ type fixCmd struct {
 
 func (c *fixCmd) define(fs *flag.FlagSet) {
 	fs.TextVar(&c.policy, "policy", utf8stream.Replace, "`P`olicy for ill-formed UTF-8: reject, replace, surrogateescape, optu8, drop or windows1252")
-	fs.StringVar(&c.output.out, "o", "", "write the output to `OUT` instead of standard output")
-	fs.BoolVar(&c.output.inPlace, "w", false, "rewrite each file in place")
+	c.output.define(fs)
 	fs.BoolVar(&c.stats, "stats", false, "print to stderr how many subparts and bytes were repaired in each file")
 	fs.BoolVar(&c.progress, "progress", false, "print progress to stderr even when it is not a terminal")
 	c.lib.define(fs, validityFlags|repairFlags)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -25,6 +26,12 @@ func (*invalidInput) Error() string { return "ill-formed UTF-8" }
 type outputFlags struct {
 	out     string
 	inPlace bool
+}
+
+// define adds -o and -w to fs.
+func (o *outputFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&o.out, "o", "", "write the output to `OUT` instead of standard output")
+	fs.BoolVar(&o.inPlace, "w", false, "rewrite each file in place")
 }
 
 func (o *outputFlags) validate(files []string) error {

@@ -39,8 +39,7 @@ type restoreCmd struct {
 
 func (c *restoreCmd) define(fs *flag.FlagSet) {
 	fs.TextVar(&c.policy, "policy", utf8stream.Reject, "the `P`olicy fix used: surrogateescape or optu8 (required)")
-	fs.StringVar(&c.output.out, "o", "", "write the output to `OUT` instead of standard output")
-	fs.BoolVar(&c.output.inPlace, "w", false, "rewrite each file in place")
+	c.output.define(fs)
 	fs.BoolVar(&c.progress, "progress", false, "print progress to stderr even when it is not a terminal")
 	c.lib.define(fs, nulFlag)
 }
