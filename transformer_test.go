@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/utf8stream/utf8stream/internal/textgen"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
@@ -458,5 +459,28 @@ func TestErrorIsAs(t *testing.T) {
 	}
 	if diff := cmp.Diff(&Error{Offset: 2, Bytes: []byte{0xED}}, e); diff != "" {
 		t.Errorf("error mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestTransformAllocs checks that steady-state Transform allocates nothing,
+// on valid text and on dense errors, where the dense loop's table is used.
+func TestTransformAllocs(t *testing.T) {
+	for _, name := range []string{"japanese", "invalid1pct", "random"} {
+		in := textgen.Make(name, 64<<10)
+		dst := make([]byte, 3*len(in)+64)
+		for _, p := range allPolicies {
+			if p == Reject && name != "japanese" {
+				continue // the *Error that ends the stream is allocated, once
+			}
+			tr := NewTransformer(p)
+			tr.Transform(dst, in, true) // look up the table
+			allocs := testing.AllocsPerRun(20, func() {
+				tr.Reset()
+				tr.Transform(dst, in, true)
+			})
+			if allocs != 0 {
+				t.Errorf("%v %s: %v allocations per Transform; want 0", p, name, allocs)
+			}
+		}
 	}
 }
