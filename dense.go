@@ -229,11 +229,16 @@ func (t *Transformer) denseFast(dst, src []byte, pos int, marks *[]mark) (nDst, 
 		subparts += bits.OnesCount64(start)
 		nbytes += bits.OnesCount64((start | rest) & keep)
 
-		if cnt == 0 {
+		switch {
+		case cnt == 0:
 			// Nothing to finish.
-		} else if ms == nil {
+		case kinds == 0 && cnt == 8:
+			// All valid: a copy.
+			binary.LittleEndian.PutUint64(dst[j:], x)
+			j += 8
+		case ms == nil:
 			j = tab.put(dst, j, x, kinds, cnt)
-		} else {
+		default:
 			j, k = tab.putMarks(dst, j, x, kinds, cnt, ms, k, m2|m3>>1|m4>>2)
 		}
 		p += cnt
