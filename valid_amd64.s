@@ -90,6 +90,50 @@ DATA shift3<>+0x30(SB)/8, $0x34333231302f2e2d
 DATA shift3<>+0x38(SB)/8, $0x3c3b3a3938373635
 GLOBL shift3<>(SB), RODATA|NOPTR, $64
 
+// SETUP2 loads the constants of the AVX2 kernels and clears Y7.
+#define SETUP2 \
+	MOVL         $0x0f0f0f0f, CX           \
+	MOVD         CX, X15                   \
+	VPBROADCASTD X15, Y15                  \
+	MOVL         $0x60606060, CX           \
+	MOVD         CX, X11                   \
+	VPBROADCASTD X11, Y11                  \
+	MOVL         $0x70707070, CX           \
+	MOVD         CX, X10                   \
+	VPBROADCASTD X10, Y10                  \
+	MOVL         $0x80808080, CX           \
+	MOVD         CX, X9                    \
+	VPBROADCASTD X9, Y9                    \
+	VMOVDQU      prevHigh<>(SB), Y14       \
+	VMOVDQU      prevLow<>(SB), Y13        \
+	VMOVDQU      curHigh<>(SB), Y12        \
+	VMOVDQU      incompleteMax<>+32(SB), Y8 \
+	VPXOR        Y7, Y7, Y7
+
+// FIRST2 sets Y1, Y2 and Y3 to the first block, in Y0, shifted by 1, 2
+// and 3 bytes with zeros shifted in: nothing lies before p.
+#define FIRST2 \
+	VPERM2I128 $0x08, Y0, Y0, Y3 \
+	VPALIGNR   $15, Y3, Y0, Y1   \
+	VPALIGNR   $14, Y3, Y0, Y2   \
+	VPALIGNR   $13, Y3, Y0, Y3
+
+// PREV2 loads the bytes 1, 2 and 3 places before the block at SI+AX into
+// Y1, Y2 and Y3.
+#define PREV2 \
+	VMOVDQU -1(SI)(AX*1), Y1 \
+	VMOVDQU -2(SI)(AX*1), Y2 \
+	VMOVDQU -3(SI)(AX*1), Y3
+
+// FOUND2 adds to AX the offset of the first byte that Y4 flags.
+#define FOUND2 \
+	VPXOR     Y5, Y5, Y5  \
+	VPCMPEQB  Y5, Y4, Y4  \
+	VPMOVMSKB Y4, CX      \
+	NOTL      CX          \
+	BSFL      CX, CX      \
+	ADDQ      CX, AX
+
 // CHECK2 sets the flags to NZ when the 32-byte block in Y0, with the bytes
 // 1, 2 and 3 places before each of its bytes in Y1, Y2 and Y3, holds an
 // error. It overwrites Y1 to Y6.
@@ -122,33 +166,14 @@ TEXT ·validAVX2(SB), NOSPLIT, $0-32
 	LEAQ -32(DX), BX  // start of the last whole block
 	LEAQ -128(DX), R8 // start of the last run of four blocks; may be negative
 
-	MOVL         $0x0f0f0f0f, CX
-	MOVD         CX, X15
-	VPBROADCASTD X15, Y15
-	MOVL         $0x60606060, CX
-	MOVD         CX, X11
-	VPBROADCASTD X11, Y11
-	MOVL         $0x70707070, CX
-	MOVD         CX, X10
-	VPBROADCASTD X10, Y10
-	MOVL         $0x80808080, CX
-	MOVD         CX, X9
-	VPBROADCASTD X9, Y9
-	VMOVDQU      prevHigh<>(SB), Y14
-	VMOVDQU      prevLow<>(SB), Y13
-	VMOVDQU      curHigh<>(SB), Y12
-	VMOVDQU      incompleteMax<>+32(SB), Y8
-	VPXOR        Y7, Y7, Y7 // the last block's unfinished sequence, if any
+	SETUP2 // Y7: the last block's unfinished sequence, if any
 
 	// The first block has nothing before it: shift zeros in.
 	VMOVDQU    (SI), Y0
 	VPMOVMSKB  Y0, CX
 	TESTL      CX, CX
 	JZ         ascii
-	VPERM2I128 $0x08, Y0, Y0, Y3 // zero, low lane of Y0
-	VPALIGNR   $15, Y3, Y0, Y1
-	VPALIGNR   $14, Y3, Y0, Y2
-	VPALIGNR   $13, Y3, Y0, Y3
+	FIRST2
 	JMP        check
 
 loop:
@@ -158,9 +183,7 @@ loop:
 	VPMOVMSKB Y0, CX
 	TESTL     CX, CX
 	JZ        ascii
-	VMOVDQU   -1(SI)(AX*1), Y1
-	VMOVDQU   -2(SI)(AX*1), Y2
-	VMOVDQU   -3(SI)(AX*1), Y3
+	PREV2
 
 check:
 	CHECK2
@@ -201,9 +224,7 @@ tail:
 	JB      done
 	MOVQ    BX, AX
 	VMOVDQU (SI)(AX*1), Y0
-	VMOVDQU -1(SI)(AX*1), Y1
-	VMOVDQU -2(SI)(AX*1), Y2
-	VMOVDQU -3(SI)(AX*1), Y3
+	PREV2
 	CHECK2
 	JNZ      found
 	VPSUBUSB Y8, Y0, Y7
@@ -221,12 +242,7 @@ found:
 	// Y4 flags the errors of the block at AX: return the offset of the
 	// first. Positions before it were checked already, or are in an
 	// earlier block.
-	VPXOR     Y5, Y5, Y5
-	VPCMPEQB  Y5, Y4, Y4
-	VPMOVMSKB Y4, CX
-	NOTL      CX
-	BSFL      CX, CX
-	ADDQ      CX, AX
+	FOUND2
 
 done:
 	VZEROUPPER
@@ -249,6 +265,44 @@ done:
 	VPTERNLOGD $0xa8, Z26, p3, p2   \
 	VPCMPUB    $4, p2, t1, k
 
+// SETUP4 loads the constants of the AVX-512 kernels and clears K7.
+#define SETUP4 \
+	VMOVDQU64    prevHigh<>(SB), Z31      \
+	VMOVDQU64    prevLow<>(SB), Z30       \
+	VMOVDQU64    curHigh<>(SB), Z29       \
+	MOVL         $0x60, CX                \
+	VPBROADCASTB CX, Z28                  \
+	MOVL         $0x70, CX                \
+	VPBROADCASTB CX, Z27                  \
+	MOVL         $0x80, CX                \
+	VPBROADCASTB CX, Z26                  \
+	VMOVDQU64    incompleteMax<>(SB), Z25 \
+	VMOVDQU64    shift1<>(SB), Z22        \
+	VMOVDQU64    shift2<>(SB), Z21        \
+	VMOVDQU64    shift3<>(SB), Z20        \
+	KXORQ        K7, K7, K7
+
+// FIRST4 sets Z1, Z2 and Z3 to the first block, in Z0, shifted by 1, 2
+// and 3 bytes with zeros shifted in: nothing lies before p. It overwrites
+// R11 and K3 to K5.
+#define FIRST4 \
+	MOVQ     $-2, R11             \
+	KMOVQ    R11, K3              \
+	MOVQ     $-4, R11             \
+	KMOVQ    R11, K4              \
+	MOVQ     $-8, R11             \
+	KMOVQ    R11, K5              \
+	VPERMB.Z Z0, Z22, K3, Z1      \
+	VPERMB.Z Z0, Z21, K4, Z2      \
+	VPERMB.Z Z0, Z20, K5, Z3
+
+// PREV4 loads the bytes 1, 2 and 3 places before the block at SI+AX into
+// Z1, Z2 and Z3.
+#define PREV4 \
+	VMOVDQU64 -1(SI)(AX*1), Z1 \
+	VMOVDQU64 -2(SI)(AX*1), Z2 \
+	VMOVDQU64 -3(SI)(AX*1), Z3
+
 // func validAVX512(p []byte) int
 // Requires AVX2, AVX-512 F, BW and VBMI, and BMI2. It returns the offset
 // of the first byte flagged in an error, or len(p).
@@ -261,20 +315,7 @@ TEXT ·validAVX512(SB), NOSPLIT, $0-32
 	LEAQ  -256(DX), R8 // start of the last run of four blocks; may be negative
 	MOVL  $64, R9      // size of the block being checked
 
-	VMOVDQU64    prevHigh<>(SB), Z31
-	VMOVDQU64    prevLow<>(SB), Z30
-	VMOVDQU64    curHigh<>(SB), Z29
-	MOVL         $0x60, CX
-	VPBROADCASTB CX, Z28
-	MOVL         $0x70, CX
-	VPBROADCASTB CX, Z27
-	MOVL         $0x80, CX
-	VPBROADCASTB CX, Z26
-	VMOVDQU64    incompleteMax<>(SB), Z25
-	VMOVDQU64    shift1<>(SB), Z22
-	VMOVDQU64    shift2<>(SB), Z21
-	VMOVDQU64    shift3<>(SB), Z20
-	KXORQ        K7, K7, K7 // the last block's unfinished sequence, if any
+	SETUP4 // K7: the last block's unfinished sequence, if any
 
 	MOVQ      DX, CX
 	CMPQ      DX, $64
@@ -298,9 +339,7 @@ loop512:
 	VPMOVB2M  Z8, K1
 	KORTESTQ  K1, K1
 	JZ        ascii512
-	VMOVDQU64 -1(SI)(AX*1), Z1
-	VMOVDQU64 -2(SI)(AX*1), Z2
-	VMOVDQU64 -3(SI)(AX*1), Z3
+	PREV4
 	VMOVDQU64 63(SI)(AX*1), Z9
 	VMOVDQU64 62(SI)(AX*1), Z10
 	VMOVDQU64 61(SI)(AX*1), Z11
@@ -326,9 +365,7 @@ single512:
 	VPMOVB2M  Z0, K1
 	KORTESTQ  K1, K1
 	JZ        ascii512
-	VMOVDQU64 -1(SI)(AX*1), Z1
-	VMOVDQU64 -2(SI)(AX*1), Z2
-	VMOVDQU64 -3(SI)(AX*1), Z3
+	PREV4
 
 check512:
 	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
@@ -379,15 +416,7 @@ masked512:
 	// past the end of p are zeros too, so that an unfinished sequence
 	// at the end shows as an error.
 	VMOVDQU8.Z (SI), K2, Z0
-	MOVQ       $-2, R11
-	KMOVQ      R11, K3
-	MOVQ       $-4, R11
-	KMOVQ      R11, K4
-	MOVQ       $-8, R11
-	KMOVQ      R11, K5
-	VPERMB.Z   Z0, Z22, K3, Z1
-	VPERMB.Z   Z0, Z21, K4, Z2
-	VPERMB.Z   Z0, Z20, K5, Z3
+	FIRST4
 	JMP        check512
 
 last512:
@@ -401,9 +430,7 @@ last512:
 	MOVQ      R11, AX
 	MOVL      $64, R9
 	VMOVDQU64 (SI)(AX*1), Z0
-	VMOVDQU64 -1(SI)(AX*1), Z1
-	VMOVDQU64 -2(SI)(AX*1), Z2
-	VMOVDQU64 -3(SI)(AX*1), Z3
+	PREV4
 	JMP       check512
 
 end512:
