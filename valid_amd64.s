@@ -12,6 +12,12 @@
 // well-formed; otherwise p[:n] holds no error, but its last sequence may be
 // unfinished or wrong in a way that only the bytes from n on show, and the
 // caller backs up to the start of that sequence and finishes in Go.
+//
+// copyValidAVX2 and copyValidAVX512 are the same kernels that also store
+// every block they load from src to the same offset in dst, so that one
+// pass validates and copies. They return what validAVX2 and validAVX512
+// return, with dst[:n] == src[:n]; they may have written to the rest of
+// dst[:len(src)], never beyond it.
 
 #include "textflag.h"
 
@@ -249,6 +255,101 @@ done:
 	MOVQ AX, ret+24(FP)
 	RET
 
+// func copyValidAVX2(dst, src []byte) int
+// Requires AVX2. It is validAVX2 that stores every block it loads from src
+// to dst; the comments there hold here too.
+TEXT ·copyValidAVX2(SB), NOSPLIT, $0-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), DX
+	XORL AX, AX
+	CMPQ DX, $32
+	JB   done
+	LEAQ -32(DX), BX
+	LEAQ -128(DX), R8
+	SETUP2
+
+	VMOVDQU   (SI), Y0
+	VMOVDQU   Y0, (DI)
+	VPMOVMSKB Y0, CX
+	TESTL     CX, CX
+	JZ        ascii
+	FIRST2
+	JMP       check
+
+loop:
+	CMPQ      AX, BX
+	JA        tail
+	VMOVDQU   (SI)(AX*1), Y0
+	VMOVDQU   Y0, (DI)(AX*1)
+	VPMOVMSKB Y0, CX
+	TESTL     CX, CX
+	JZ        ascii
+	PREV2
+
+check:
+	CHECK2
+	JNZ      found
+	VPSUBUSB Y8, Y0, Y7
+	ADDQ     $32, AX
+	JMP      loop
+
+ascii:
+	VPTEST Y7, Y7
+	JNZ    done
+	ADDQ   $32, AX
+	VPXOR  Y7, Y7, Y7
+
+asciiRun:
+	// Load and store the four blocks, then test them; if one is not
+	// ASCII, loop loads and stores it again.
+	CMPQ      AX, R8
+	JGT       loop
+	VMOVDQU   (SI)(AX*1), Y0
+	VMOVDQU   32(SI)(AX*1), Y1
+	VMOVDQU   64(SI)(AX*1), Y2
+	VMOVDQU   96(SI)(AX*1), Y3
+	VMOVDQU   Y0, (DI)(AX*1)
+	VMOVDQU   Y1, 32(DI)(AX*1)
+	VMOVDQU   Y2, 64(DI)(AX*1)
+	VMOVDQU   Y3, 96(DI)(AX*1)
+	VPOR      Y1, Y0, Y0
+	VPOR      Y3, Y2, Y2
+	VPOR      Y2, Y0, Y0
+	VPMOVMSKB Y0, CX
+	TESTL     CX, CX
+	JNZ       loop
+	ADDQ      $128, AX
+	JMP       asciiRun
+
+tail:
+	CMPQ    AX, DX
+	JEQ     end
+	CMPQ    BX, $3
+	JB      done
+	MOVQ    BX, AX
+	VMOVDQU (SI)(AX*1), Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	PREV2
+	CHECK2
+	JNZ      found
+	VPSUBUSB Y8, Y0, Y7
+
+end:
+	MOVQ   DX, AX
+	VPTEST Y7, Y7
+	JZ     done
+	DECQ   AX
+	JMP    done
+
+found:
+	FOUND2
+
+done:
+	VZEROUPPER
+	MOVQ AX, ret+48(FP)
+	RET
+
 // CHECK4 sets k to the bytes that show an error in the 64-byte block in
 // in, with the bytes 1, 2 and 3 places before each of its bytes in p1, p2
 // and p3. It overwrites p1, p2, p3, t1, t2 and t3. Z31, Z30 and Z29 hold
@@ -454,4 +555,155 @@ found512:
 done512:
 	VZEROUPPER
 	MOVQ AX, ret+24(FP)
+	RET
+
+// func copyValidAVX512(dst, src []byte) int
+// Requires what validAVX512 requires. It is validAVX512 that stores every
+// block it loads from src to dst, and the first block of an input shorter
+// than 64 bytes with the mask it is loaded with; the comments there hold
+// here too.
+TEXT ·copyValidAVX512(SB), NOSPLIT, $0-56
+	MOVQ  dst_base+0(FP), DI
+	MOVQ  src_base+24(FP), SI
+	MOVQ  src_len+32(FP), DX
+	XORL  AX, AX
+	TESTQ DX, DX
+	JZ    done512
+	LEAQ  -256(DX), R8
+	MOVL  $64, R9
+	SETUP4
+
+	MOVQ      DX, CX
+	CMPQ      DX, $64
+	JB        tail512
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 Z0, (DI)
+	VPMOVB2M  Z0, K1
+	KORTESTQ  K1, K1
+	JZ        ascii512
+	JMP       masked512
+
+loop512:
+	MOVQ      DX, CX
+	SUBQ      AX, CX
+	CMPQ      CX, $128
+	JB        single512
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 64(SI)(AX*1), Z7
+	VMOVDQU64 Z0, (DI)(AX*1)
+	VMOVDQU64 Z7, 64(DI)(AX*1)
+	VPORQ     Z0, Z7, Z8
+	VPMOVB2M  Z8, K1
+	KORTESTQ  K1, K1
+	JZ        ascii512
+	PREV4
+	VMOVDQU64 63(SI)(AX*1), Z9
+	VMOVDQU64 62(SI)(AX*1), Z10
+	VMOVDQU64 61(SI)(AX*1), Z11
+	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
+	CHECK4(Z7, Z9, Z10, Z11, Z12, Z13, Z14, K2)
+	KORTESTQ  K1, K2
+	JNZ       found2
+	VPCMPUB   $6, Z25, Z7, K7
+	ADDQ      $128, AX
+	JMP       loop512
+
+found2:
+	KORTESTQ K1, K1
+	JNZ      found512
+	ADDQ     $64, AX
+	KMOVQ    K2, K1
+	JMP      found512
+
+single512:
+	CMPQ      CX, $64
+	JB        tail512
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (DI)(AX*1)
+	VPMOVB2M  Z0, K1
+	KORTESTQ  K1, K1
+	JZ        ascii512
+	PREV4
+
+check512:
+	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
+	KORTESTQ K1, K1
+	JNZ      found512
+	VPCMPUB  $6, Z25, Z0, K7
+	ADDQ     R9, AX
+	JMP      loop512
+
+ascii512:
+	KORTESTQ K7, K7
+	JNZ      done512
+	ADDQ     $64, AX
+	KXORQ    K7, K7, K7
+
+asciiRun512:
+	// As in copyValidAVX2's asciiRun.
+	CMPQ       AX, R8
+	JGT        loop512
+	VMOVDQU64  (SI)(AX*1), Z0
+	VMOVDQU64  64(SI)(AX*1), Z1
+	VMOVDQU64  128(SI)(AX*1), Z2
+	VMOVDQU64  192(SI)(AX*1), Z3
+	VMOVDQU64  Z0, (DI)(AX*1)
+	VMOVDQU64  Z1, 64(DI)(AX*1)
+	VMOVDQU64  Z2, 128(DI)(AX*1)
+	VMOVDQU64  Z3, 192(DI)(AX*1)
+	VPTERNLOGD $0xfe, Z2, Z1, Z0
+	VPORQ      Z3, Z0, Z0
+	VPMOVB2M   Z0, K1
+	KORTESTQ   K1, K1
+	JNZ        loop512
+	ADDQ       $256, AX
+	JMP        asciiRun512
+
+tail512:
+	TESTQ CX, CX
+	JZ    end512
+	MOVQ  CX, R9
+
+masked512:
+	MOVQ  $-1, R10
+	BZHIQ R9, R10, R11
+	KMOVQ R11, K2
+	TESTQ AX, AX
+	JNZ   last512
+
+	// Store with the mask of the load: never past len(src) in dst.
+	VMOVDQU8.Z (SI), K2, Z0
+	VMOVDQU8   Z0, K2, (DI)
+	FIRST4
+	JMP        check512
+
+last512:
+	LEAQ      -64(DX), R11
+	CMPQ      R11, $3
+	JB        done512
+	MOVQ      R11, AX
+	MOVL      $64, R9
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (DI)(AX*1)
+	PREV4
+	JMP       check512
+
+end512:
+	MOVQ     DX, AX
+	KORTESTQ K7, K7
+	JZ       done512
+	DECQ     AX
+	JMP      done512
+
+found512:
+	KMOVQ  K1, CX
+	TZCNTQ CX, CX
+	ADDQ   CX, AX
+	CMPQ   AX, DX
+	JB     done512
+	LEAQ   -1(DX), AX
+
+done512:
+	VZEROUPPER
+	MOVQ AX, ret+48(FP)
 	RET
