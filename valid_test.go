@@ -458,3 +458,41 @@ func BenchmarkValidPrefix(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCopyValidPrefix compares copyValidPrefix (variant=fused) with
+// validPrefix then copy (variant=twopass) and validPrefix alone
+// (variant=validate), on valid text.
+func BenchmarkCopyValidPrefix(b *testing.B) {
+	variants := []struct {
+		name string
+		run  func(dst, src []byte) int
+	}{
+		{"fused", copyValidPrefix},
+		{"twopass", func(dst, src []byte) int {
+			n := validPrefix(src)
+			copy(dst, src[:n])
+			return n
+		}},
+		{"validate", func(_, src []byte) int { return validPrefix(src) }},
+	}
+	for _, name := range []string{"ascii", "russian"} {
+		for _, size := range []int{4096, 1 << 20} {
+			src := textgen.Make(name, size)
+			dst := make([]byte, size)
+			for _, im := range implNames() {
+				for _, v := range variants {
+					b.Run(fmt.Sprintf("input=%s/size=%d/impl=%s/variant=%s", name, size, im, v.name), func(b *testing.B) {
+						defer setImpl(im)()
+						b.SetBytes(int64(size))
+						b.ReportAllocs()
+						for b.Loop() {
+							if v.run(dst, src) != size {
+								b.Fatal("input is not valid")
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}
