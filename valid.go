@@ -43,12 +43,43 @@ func validPrefixGeneric(p []byte) int {
 	return i
 }
 
-// implInfo names an implementation of validPrefix and tells whether this
-// machine supports it. Each platform's file lists its implementations in
-// impls, "generic" first, and keeps the index of the one in use in impl.
+// copyValidPrefixGeneric is copyValidPrefix in Go: validPrefixGeneric,
+// then one copy of the bytes it accepts.
+func copyValidPrefixGeneric(dst, src []byte) int {
+	if len(dst) < len(src) {
+		panic("utf8stream: copyValidPrefix: dst shorter than src")
+	}
+	n := validPrefixGeneric(src)
+	copy(dst[:n], src)
+	return n
+}
+
+// seqStart returns where the kernels' caller goes on in Go after a kernel
+// returned n < len(p): the start of the sequence that holds p[n-1], found
+// by backing up over at most 3 continuation bytes. From there the Go code
+// stops at the error within a block or so.
+func seqStart(p []byte, n int) int {
+	i := n
+	for k := 0; k < 4 && i > 0; k++ {
+		i--
+		if p[i]&0xC0 != 0x80 {
+			break
+		}
+	}
+	return i
+}
+
+// implInfo names an implementation of validPrefix and copyValidPrefix and
+// tells whether this machine supports it. Each platform's file lists its
+// implementations in impls, "generic" first, and keeps the index of the one
+// in use in impl. The dispatchers switch on impl; valid and copyValid are
+// the kernels (nil for generic), there so that tests can check that the
+// two kernels of an implementation return the same n.
 type implInfo struct {
 	name      string
 	supported bool
+	valid     func(p []byte) int
+	copyValid func(dst, src []byte) int
 }
 
 // implNames returns the names of the implementations of validPrefix that
@@ -63,10 +94,10 @@ func implNames() []string {
 	return names
 }
 
-// setImpl makes validPrefix use the named implementation until restore is
-// called. It panics if this machine does not support it. It is for tests
-// and benchmarks, which must not run in parallel with each other while the
-// implementation is switched.
+// setImpl makes validPrefix and copyValidPrefix use the named
+// implementation until restore is called. It panics if this machine does not
+// support it. It is for tests and benchmarks, which must not run in parallel
+// with each other while the implementation is switched.
 func setImpl(name string) (restore func()) {
 	for i, im := range impls {
 		if im.name != name {

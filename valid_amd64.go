@@ -21,12 +21,13 @@ var (
 )
 
 var impls = []implInfo{
-	implGeneric: {"generic", true},
-	implAVX2:    {"avx2", useAVX2},
-	implAVX512:  {"avx512", useAVX512},
+	implGeneric: {"generic", true, nil, nil},
+	implAVX2:    {"avx2", useAVX2, validAVX2, copyValidAVX2},
+	implAVX512:  {"avx512", useAVX512, validAVX512, copyValidAVX512},
 }
 
-// impl is the implementation validPrefix uses: the fastest one supported.
+// impl is the implementation validPrefix and copyValidPrefix use: the
+// fastest one supported.
 var impl = func() int {
 	switch {
 	case useAVX512:
@@ -58,6 +59,17 @@ func validAVX2(p []byte) int
 //go:noescape
 func validAVX512(p []byte) int
 
+// copyValidAVX2 and copyValidAVX512 return what validAVX2 and validAVX512
+// return for src, and copy src[:n] to dst[:n] on the way. They may write
+// anywhere in dst[:len(src)], never beyond, and neither reads outside src.
+// len(dst) must be at least len(src).
+//
+//go:noescape
+func copyValidAVX2(dst, src []byte) int
+
+//go:noescape
+func copyValidAVX512(dst, src []byte) int
+
 // validPrefix returns the length of the longest prefix of p made of complete,
 // well-formed UTF-8 sequences.
 func validPrefix(p []byte) int {
@@ -82,12 +94,43 @@ func validPrefixSlow(p []byte) int {
 	// Back up to the start of the sequence that holds p[n-1], at most
 	// 3 continuation bytes, and finish in Go, which stops at the error
 	// within a block or so.
-	i := n
-	for k := 0; k < 4 && i > 0; k++ {
-		i--
-		if p[i]&0xC0 != 0x80 {
-			break
-		}
-	}
+	i := seqStart(p, n)
 	return i + validPrefixGeneric(p[i:])
+}
+
+// copyValidPrefix copies the longest prefix of src made of complete,
+// well-formed UTF-8 sequences to dst and returns its length n, which is
+// validPrefix(src). len(dst) must be at least len(src), and dst and src
+// must not overlap. It may also write to dst[n:len(src)] (the bytes there
+// are unspecified), never beyond.
+func copyValidPrefix(dst, src []byte) int {
+	if len(src) < minKernel || impl == implGeneric {
+		return copyValidPrefixGeneric(dst, src)
+	}
+	return copyValidPrefixSlow(dst, src)
+}
+
+// copyValidPrefixSlow is copyValidPrefix for inputs long enough for a
+// kernel.
+func copyValidPrefixSlow(dst, src []byte) int {
+	if len(dst) < len(src) {
+		panic("utf8stream: copyValidPrefix: dst shorter than src")
+	}
+	var n int
+	switch impl {
+	case implAVX512:
+		n = copyValidAVX512(dst, src)
+	case implAVX2:
+		n = copyValidAVX2(dst, src)
+	}
+	if n == len(src) {
+		return n
+	}
+	// As in validPrefixSlow. The kernel copied src[:n], and i <= n. The
+	// answer m can be greater than n where a kernel leaves the last bytes
+	// of a short input to Go, so copy all of src[i:m]: a few bytes.
+	i := seqStart(src, n)
+	m := i + validPrefixGeneric(src[i:])
+	copy(dst[i:m], src[i:m])
+	return m
 }

@@ -12,6 +12,12 @@
 // well-formed; otherwise p[:n] holds no error, but its last sequence may be
 // unfinished or wrong in a way that only the bytes from n on show, and the
 // caller backs up to the start of that sequence and finishes in Go.
+//
+// copyValidAVX2 and copyValidAVX512 are the same kernels that also store
+// every block they load from src to the same offset in dst, so that one
+// pass validates and copies. They return what validAVX2 and validAVX512
+// return, with dst[:n] == src[:n]; they may have written to the rest of
+// dst[:len(src)], never beyond it.
 
 #include "textflag.h"
 
@@ -90,6 +96,50 @@ DATA shift3<>+0x30(SB)/8, $0x34333231302f2e2d
 DATA shift3<>+0x38(SB)/8, $0x3c3b3a3938373635
 GLOBL shift3<>(SB), RODATA|NOPTR, $64
 
+// SETUP2 loads the constants of the AVX2 kernels and clears Y7.
+#define SETUP2 \
+	MOVL         $0x0f0f0f0f, CX           \
+	MOVD         CX, X15                   \
+	VPBROADCASTD X15, Y15                  \
+	MOVL         $0x60606060, CX           \
+	MOVD         CX, X11                   \
+	VPBROADCASTD X11, Y11                  \
+	MOVL         $0x70707070, CX           \
+	MOVD         CX, X10                   \
+	VPBROADCASTD X10, Y10                  \
+	MOVL         $0x80808080, CX           \
+	MOVD         CX, X9                    \
+	VPBROADCASTD X9, Y9                    \
+	VMOVDQU      prevHigh<>(SB), Y14       \
+	VMOVDQU      prevLow<>(SB), Y13        \
+	VMOVDQU      curHigh<>(SB), Y12        \
+	VMOVDQU      incompleteMax<>+32(SB), Y8 \
+	VPXOR        Y7, Y7, Y7
+
+// FIRST2 sets Y1, Y2 and Y3 to the first block, in Y0, shifted by 1, 2
+// and 3 bytes with zeros shifted in: nothing lies before p.
+#define FIRST2 \
+	VPERM2I128 $0x08, Y0, Y0, Y3 \
+	VPALIGNR   $15, Y3, Y0, Y1   \
+	VPALIGNR   $14, Y3, Y0, Y2   \
+	VPALIGNR   $13, Y3, Y0, Y3
+
+// PREV2 loads the bytes 1, 2 and 3 places before the block at SI+AX into
+// Y1, Y2 and Y3.
+#define PREV2 \
+	VMOVDQU -1(SI)(AX*1), Y1 \
+	VMOVDQU -2(SI)(AX*1), Y2 \
+	VMOVDQU -3(SI)(AX*1), Y3
+
+// FOUND2 adds to AX the offset of the first byte that Y4 flags.
+#define FOUND2 \
+	VPXOR     Y5, Y5, Y5  \
+	VPCMPEQB  Y5, Y4, Y4  \
+	VPMOVMSKB Y4, CX      \
+	NOTL      CX          \
+	BSFL      CX, CX      \
+	ADDQ      CX, AX
+
 // CHECK2 sets the flags to NZ when the 32-byte block in Y0, with the bytes
 // 1, 2 and 3 places before each of its bytes in Y1, Y2 and Y3, holds an
 // error. It overwrites Y1 to Y6.
@@ -122,33 +172,14 @@ TEXT ·validAVX2(SB), NOSPLIT, $0-32
 	LEAQ -32(DX), BX  // start of the last whole block
 	LEAQ -128(DX), R8 // start of the last run of four blocks; may be negative
 
-	MOVL         $0x0f0f0f0f, CX
-	MOVD         CX, X15
-	VPBROADCASTD X15, Y15
-	MOVL         $0x60606060, CX
-	MOVD         CX, X11
-	VPBROADCASTD X11, Y11
-	MOVL         $0x70707070, CX
-	MOVD         CX, X10
-	VPBROADCASTD X10, Y10
-	MOVL         $0x80808080, CX
-	MOVD         CX, X9
-	VPBROADCASTD X9, Y9
-	VMOVDQU      prevHigh<>(SB), Y14
-	VMOVDQU      prevLow<>(SB), Y13
-	VMOVDQU      curHigh<>(SB), Y12
-	VMOVDQU      incompleteMax<>+32(SB), Y8
-	VPXOR        Y7, Y7, Y7 // the last block's unfinished sequence, if any
+	SETUP2 // Y7: the last block's unfinished sequence, if any
 
 	// The first block has nothing before it: shift zeros in.
 	VMOVDQU    (SI), Y0
 	VPMOVMSKB  Y0, CX
 	TESTL      CX, CX
 	JZ         ascii
-	VPERM2I128 $0x08, Y0, Y0, Y3 // zero, low lane of Y0
-	VPALIGNR   $15, Y3, Y0, Y1
-	VPALIGNR   $14, Y3, Y0, Y2
-	VPALIGNR   $13, Y3, Y0, Y3
+	FIRST2
 	JMP        check
 
 loop:
@@ -158,9 +189,7 @@ loop:
 	VPMOVMSKB Y0, CX
 	TESTL     CX, CX
 	JZ        ascii
-	VMOVDQU   -1(SI)(AX*1), Y1
-	VMOVDQU   -2(SI)(AX*1), Y2
-	VMOVDQU   -3(SI)(AX*1), Y3
+	PREV2
 
 check:
 	CHECK2
@@ -201,9 +230,7 @@ tail:
 	JB      done
 	MOVQ    BX, AX
 	VMOVDQU (SI)(AX*1), Y0
-	VMOVDQU -1(SI)(AX*1), Y1
-	VMOVDQU -2(SI)(AX*1), Y2
-	VMOVDQU -3(SI)(AX*1), Y3
+	PREV2
 	CHECK2
 	JNZ      found
 	VPSUBUSB Y8, Y0, Y7
@@ -221,16 +248,106 @@ found:
 	// Y4 flags the errors of the block at AX: return the offset of the
 	// first. Positions before it were checked already, or are in an
 	// earlier block.
-	VPXOR     Y5, Y5, Y5
-	VPCMPEQB  Y5, Y4, Y4
-	VPMOVMSKB Y4, CX
-	NOTL      CX
-	BSFL      CX, CX
-	ADDQ      CX, AX
+	FOUND2
 
 done:
 	VZEROUPPER
 	MOVQ AX, ret+24(FP)
+	RET
+
+// func copyValidAVX2(dst, src []byte) int
+// Requires AVX2. It is validAVX2 that stores every block it loads from src
+// to dst; the comments there hold here too.
+TEXT ·copyValidAVX2(SB), NOSPLIT, $0-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), DX
+	XORL AX, AX
+	CMPQ DX, $32
+	JB   done
+	LEAQ -32(DX), BX
+	LEAQ -128(DX), R8
+	SETUP2
+
+	VMOVDQU   (SI), Y0
+	VMOVDQU   Y0, (DI)
+	VPMOVMSKB Y0, CX
+	TESTL     CX, CX
+	JZ        ascii
+	FIRST2
+	JMP       check
+
+loop:
+	CMPQ      AX, BX
+	JA        tail
+	VMOVDQU   (SI)(AX*1), Y0
+	VMOVDQU   Y0, (DI)(AX*1)
+	VPMOVMSKB Y0, CX
+	TESTL     CX, CX
+	JZ        ascii
+	PREV2
+
+check:
+	CHECK2
+	JNZ      found
+	VPSUBUSB Y8, Y0, Y7
+	ADDQ     $32, AX
+	JMP      loop
+
+ascii:
+	VPTEST Y7, Y7
+	JNZ    done
+	ADDQ   $32, AX
+	VPXOR  Y7, Y7, Y7
+
+asciiRun:
+	// Load and store the four blocks, then test them; if one is not
+	// ASCII, loop loads and stores it again.
+	CMPQ      AX, R8
+	JGT       loop
+	VMOVDQU   (SI)(AX*1), Y0
+	VMOVDQU   32(SI)(AX*1), Y1
+	VMOVDQU   64(SI)(AX*1), Y2
+	VMOVDQU   96(SI)(AX*1), Y3
+	VMOVDQU   Y0, (DI)(AX*1)
+	VMOVDQU   Y1, 32(DI)(AX*1)
+	VMOVDQU   Y2, 64(DI)(AX*1)
+	VMOVDQU   Y3, 96(DI)(AX*1)
+	VPOR      Y1, Y0, Y0
+	VPOR      Y3, Y2, Y2
+	VPOR      Y2, Y0, Y0
+	VPMOVMSKB Y0, CX
+	TESTL     CX, CX
+	JNZ       loop
+	ADDQ      $128, AX
+	JMP       asciiRun
+
+tail:
+	CMPQ    AX, DX
+	JEQ     end
+	CMPQ    BX, $3
+	JB      done
+	MOVQ    BX, AX
+	VMOVDQU (SI)(AX*1), Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	PREV2
+	CHECK2
+	JNZ      found
+	VPSUBUSB Y8, Y0, Y7
+
+end:
+	MOVQ   DX, AX
+	VPTEST Y7, Y7
+	JZ     done
+	DECQ   AX
+	JMP    done
+
+found:
+	FOUND2
+
+done:
+	VZEROUPPER
+	MOVQ AX, ret+48(FP)
 	RET
 
 // CHECK4 sets k to the bytes that show an error in the 64-byte block in
@@ -249,6 +366,44 @@ done:
 	VPTERNLOGD $0xa8, Z26, p3, p2   \
 	VPCMPUB    $4, p2, t1, k
 
+// SETUP4 loads the constants of the AVX-512 kernels and clears K7.
+#define SETUP4 \
+	VMOVDQU64    prevHigh<>(SB), Z31      \
+	VMOVDQU64    prevLow<>(SB), Z30       \
+	VMOVDQU64    curHigh<>(SB), Z29       \
+	MOVL         $0x60, CX                \
+	VPBROADCASTB CX, Z28                  \
+	MOVL         $0x70, CX                \
+	VPBROADCASTB CX, Z27                  \
+	MOVL         $0x80, CX                \
+	VPBROADCASTB CX, Z26                  \
+	VMOVDQU64    incompleteMax<>(SB), Z25 \
+	VMOVDQU64    shift1<>(SB), Z22        \
+	VMOVDQU64    shift2<>(SB), Z21        \
+	VMOVDQU64    shift3<>(SB), Z20        \
+	KXORQ        K7, K7, K7
+
+// FIRST4 sets Z1, Z2 and Z3 to the first block, in Z0, shifted by 1, 2
+// and 3 bytes with zeros shifted in: nothing lies before p. It overwrites
+// R11 and K3 to K5.
+#define FIRST4 \
+	MOVQ     $-2, R11             \
+	KMOVQ    R11, K3              \
+	MOVQ     $-4, R11             \
+	KMOVQ    R11, K4              \
+	MOVQ     $-8, R11             \
+	KMOVQ    R11, K5              \
+	VPERMB.Z Z0, Z22, K3, Z1      \
+	VPERMB.Z Z0, Z21, K4, Z2      \
+	VPERMB.Z Z0, Z20, K5, Z3
+
+// PREV4 loads the bytes 1, 2 and 3 places before the block at SI+AX into
+// Z1, Z2 and Z3.
+#define PREV4 \
+	VMOVDQU64 -1(SI)(AX*1), Z1 \
+	VMOVDQU64 -2(SI)(AX*1), Z2 \
+	VMOVDQU64 -3(SI)(AX*1), Z3
+
 // func validAVX512(p []byte) int
 // Requires AVX2, AVX-512 F, BW and VBMI, and BMI2. It returns the offset
 // of the first byte flagged in an error, or len(p).
@@ -261,20 +416,7 @@ TEXT ·validAVX512(SB), NOSPLIT, $0-32
 	LEAQ  -256(DX), R8 // start of the last run of four blocks; may be negative
 	MOVL  $64, R9      // size of the block being checked
 
-	VMOVDQU64    prevHigh<>(SB), Z31
-	VMOVDQU64    prevLow<>(SB), Z30
-	VMOVDQU64    curHigh<>(SB), Z29
-	MOVL         $0x60, CX
-	VPBROADCASTB CX, Z28
-	MOVL         $0x70, CX
-	VPBROADCASTB CX, Z27
-	MOVL         $0x80, CX
-	VPBROADCASTB CX, Z26
-	VMOVDQU64    incompleteMax<>(SB), Z25
-	VMOVDQU64    shift1<>(SB), Z22
-	VMOVDQU64    shift2<>(SB), Z21
-	VMOVDQU64    shift3<>(SB), Z20
-	KXORQ        K7, K7, K7 // the last block's unfinished sequence, if any
+	SETUP4 // K7: the last block's unfinished sequence, if any
 
 	MOVQ      DX, CX
 	CMPQ      DX, $64
@@ -298,9 +440,7 @@ loop512:
 	VPMOVB2M  Z8, K1
 	KORTESTQ  K1, K1
 	JZ        ascii512
-	VMOVDQU64 -1(SI)(AX*1), Z1
-	VMOVDQU64 -2(SI)(AX*1), Z2
-	VMOVDQU64 -3(SI)(AX*1), Z3
+	PREV4
 	VMOVDQU64 63(SI)(AX*1), Z9
 	VMOVDQU64 62(SI)(AX*1), Z10
 	VMOVDQU64 61(SI)(AX*1), Z11
@@ -326,9 +466,7 @@ single512:
 	VPMOVB2M  Z0, K1
 	KORTESTQ  K1, K1
 	JZ        ascii512
-	VMOVDQU64 -1(SI)(AX*1), Z1
-	VMOVDQU64 -2(SI)(AX*1), Z2
-	VMOVDQU64 -3(SI)(AX*1), Z3
+	PREV4
 
 check512:
 	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
@@ -379,15 +517,7 @@ masked512:
 	// past the end of p are zeros too, so that an unfinished sequence
 	// at the end shows as an error.
 	VMOVDQU8.Z (SI), K2, Z0
-	MOVQ       $-2, R11
-	KMOVQ      R11, K3
-	MOVQ       $-4, R11
-	KMOVQ      R11, K4
-	MOVQ       $-8, R11
-	KMOVQ      R11, K5
-	VPERMB.Z   Z0, Z22, K3, Z1
-	VPERMB.Z   Z0, Z21, K4, Z2
-	VPERMB.Z   Z0, Z20, K5, Z3
+	FIRST4
 	JMP        check512
 
 last512:
@@ -401,9 +531,7 @@ last512:
 	MOVQ      R11, AX
 	MOVL      $64, R9
 	VMOVDQU64 (SI)(AX*1), Z0
-	VMOVDQU64 -1(SI)(AX*1), Z1
-	VMOVDQU64 -2(SI)(AX*1), Z2
-	VMOVDQU64 -3(SI)(AX*1), Z3
+	PREV4
 	JMP       check512
 
 end512:
@@ -427,4 +555,155 @@ found512:
 done512:
 	VZEROUPPER
 	MOVQ AX, ret+24(FP)
+	RET
+
+// func copyValidAVX512(dst, src []byte) int
+// Requires what validAVX512 requires. It is validAVX512 that stores every
+// block it loads from src to dst, and the first block of an input shorter
+// than 64 bytes with the mask it is loaded with; the comments there hold
+// here too.
+TEXT ·copyValidAVX512(SB), NOSPLIT, $0-56
+	MOVQ  dst_base+0(FP), DI
+	MOVQ  src_base+24(FP), SI
+	MOVQ  src_len+32(FP), DX
+	XORL  AX, AX
+	TESTQ DX, DX
+	JZ    done512
+	LEAQ  -256(DX), R8
+	MOVL  $64, R9
+	SETUP4
+
+	MOVQ      DX, CX
+	CMPQ      DX, $64
+	JB        tail512
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 Z0, (DI)
+	VPMOVB2M  Z0, K1
+	KORTESTQ  K1, K1
+	JZ        ascii512
+	JMP       masked512
+
+loop512:
+	MOVQ      DX, CX
+	SUBQ      AX, CX
+	CMPQ      CX, $128
+	JB        single512
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 64(SI)(AX*1), Z7
+	VMOVDQU64 Z0, (DI)(AX*1)
+	VMOVDQU64 Z7, 64(DI)(AX*1)
+	VPORQ     Z0, Z7, Z8
+	VPMOVB2M  Z8, K1
+	KORTESTQ  K1, K1
+	JZ        ascii512
+	PREV4
+	VMOVDQU64 63(SI)(AX*1), Z9
+	VMOVDQU64 62(SI)(AX*1), Z10
+	VMOVDQU64 61(SI)(AX*1), Z11
+	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
+	CHECK4(Z7, Z9, Z10, Z11, Z12, Z13, Z14, K2)
+	KORTESTQ  K1, K2
+	JNZ       found2
+	VPCMPUB   $6, Z25, Z7, K7
+	ADDQ      $128, AX
+	JMP       loop512
+
+found2:
+	KORTESTQ K1, K1
+	JNZ      found512
+	ADDQ     $64, AX
+	KMOVQ    K2, K1
+	JMP      found512
+
+single512:
+	CMPQ      CX, $64
+	JB        tail512
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (DI)(AX*1)
+	VPMOVB2M  Z0, K1
+	KORTESTQ  K1, K1
+	JZ        ascii512
+	PREV4
+
+check512:
+	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
+	KORTESTQ K1, K1
+	JNZ      found512
+	VPCMPUB  $6, Z25, Z0, K7
+	ADDQ     R9, AX
+	JMP      loop512
+
+ascii512:
+	KORTESTQ K7, K7
+	JNZ      done512
+	ADDQ     $64, AX
+	KXORQ    K7, K7, K7
+
+asciiRun512:
+	// As in copyValidAVX2's asciiRun.
+	CMPQ       AX, R8
+	JGT        loop512
+	VMOVDQU64  (SI)(AX*1), Z0
+	VMOVDQU64  64(SI)(AX*1), Z1
+	VMOVDQU64  128(SI)(AX*1), Z2
+	VMOVDQU64  192(SI)(AX*1), Z3
+	VMOVDQU64  Z0, (DI)(AX*1)
+	VMOVDQU64  Z1, 64(DI)(AX*1)
+	VMOVDQU64  Z2, 128(DI)(AX*1)
+	VMOVDQU64  Z3, 192(DI)(AX*1)
+	VPTERNLOGD $0xfe, Z2, Z1, Z0
+	VPORQ      Z3, Z0, Z0
+	VPMOVB2M   Z0, K1
+	KORTESTQ   K1, K1
+	JNZ        loop512
+	ADDQ       $256, AX
+	JMP        asciiRun512
+
+tail512:
+	TESTQ CX, CX
+	JZ    end512
+	MOVQ  CX, R9
+
+masked512:
+	MOVQ  $-1, R10
+	BZHIQ R9, R10, R11
+	KMOVQ R11, K2
+	TESTQ AX, AX
+	JNZ   last512
+
+	// Store with the mask of the load: never past len(src) in dst.
+	VMOVDQU8.Z (SI), K2, Z0
+	VMOVDQU8   Z0, K2, (DI)
+	FIRST4
+	JMP        check512
+
+last512:
+	LEAQ      -64(DX), R11
+	CMPQ      R11, $3
+	JB        done512
+	MOVQ      R11, AX
+	MOVL      $64, R9
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (DI)(AX*1)
+	PREV4
+	JMP       check512
+
+end512:
+	MOVQ     DX, AX
+	KORTESTQ K7, K7
+	JZ       done512
+	DECQ     AX
+	JMP      done512
+
+found512:
+	KMOVQ  K1, CX
+	TZCNTQ CX, CX
+	ADDQ   CX, AX
+	CMPQ   AX, DX
+	JB     done512
+	LEAQ   -1(DX), AX
+
+done512:
+	VZEROUPPER
+	MOVQ AX, ret+48(FP)
 	RET

@@ -1,6 +1,7 @@
 package utf8stream
 
 import (
+	"bytes"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,9 +28,11 @@ func guardedPages(t *testing.T, n int) []byte {
 
 // TestValidPrefixPageBoundary checks that no implementation reads past the
 // end of its input when a PROT_NONE page follows it, or before its start
-// when one precedes it.
+// when one precedes it, and that no copyValidPrefix function writes past
+// the end of dst[:len(src)] or before dst in the same way.
 func TestValidPrefixPageBoundary(t *testing.T) {
 	buf := guardedPages(t, 2)
+	dbuf := guardedPages(t, 2)
 	texts := []struct {
 		desc string
 		s    string
@@ -50,11 +53,29 @@ func TestValidPrefixPageBoundary(t *testing.T) {
 				p := buf[len(buf)-n:]
 				copy(p, src)
 				checkValidPrefix(t, p)
+				checkCopyGuarded(t, dbuf, p)
 				// Starting at the PROT_NONE page before buf.
 				src = tc.s[:n]
 				p = buf[:n:n]
 				copy(p, src)
 				checkValidPrefix(t, p)
+				checkCopyGuarded(t, dbuf, p)
+			}
+		})
+	}
+}
+
+// checkCopyGuarded runs every copyValidPrefix function on src with a dst
+// of len(src) bytes that ends at the PROT_NONE page after dbuf, and with
+// one that starts at the PROT_NONE page before it.
+func checkCopyGuarded(t *testing.T, dbuf, src []byte) {
+	t.Helper()
+	n := len(src)
+	for _, dst := range [][]byte{dbuf[len(dbuf)-n:], dbuf[:n:n]} {
+		forEachCopy(src, validPrefixGeneric(src), func(impl, fn string, copyFn func(dst, src []byte) int, want int) {
+			clear(dst)
+			if got := copyFn(dst, src); got != want || !bytes.Equal(dst[:got], src[:got]) {
+				t.Fatalf("impl=%s: %s(dst, %q) = %d, copied %q; want %d", impl, fn, src, got, dst[:got], want)
 			}
 		})
 	}

@@ -30,7 +30,8 @@ func decodePrefix(p []byte) int {
 
 // checkValidPrefix checks every supported implementation against the
 // generic one on p, through validPrefix (with its shortcut for short
-// inputs) and validPrefixSlow (the kernel whatever the length).
+// inputs) and validPrefixSlow (the kernel whatever the length), and
+// through every copyValidPrefix function (see forEachCopy).
 func checkValidPrefix(t testing.TB, p []byte) {
 	t.Helper()
 	want := validPrefixGeneric(p)
@@ -49,6 +50,60 @@ func checkValidPrefix(t testing.TB, p []byte) {
 		}
 		if gotSlow != want {
 			t.Fatalf("impl=%s: validPrefixSlow(%q) = %d; want %d", name, p, gotSlow, want)
+		}
+	}
+	forEachCopy(p, want, func(impl, fn string, copyFn func(dst, src []byte) int, want int) {
+		checkCopy(t, impl, fn, copyFn, p, want)
+	})
+}
+
+// forEachCopy calls check with each way to run copyValidPrefix on src and
+// the n it must return: copyValidPrefixGeneric, and for every supported
+// implementation copyValidPrefix and copyValidPrefixSlow, with that
+// implementation set, and its copying kernel, which must return what the
+// validating one does.
+func forEachCopy(src []byte, want int, check func(impl, fn string, copyFn func(dst, src []byte) int, want int)) {
+	check("generic", "copyValidPrefixGeneric", copyValidPrefixGeneric, want)
+	for _, im := range impls {
+		if !im.supported {
+			continue
+		}
+		func() {
+			defer setImpl(im.name)()
+			check(im.name, "copyValidPrefix", copyValidPrefix, want)
+			check(im.name, "copyValidPrefixSlow", copyValidPrefixSlow, want)
+			if im.valid != nil {
+				check(im.name, "copy kernel", im.copyValid, im.valid(src))
+			}
+		}()
+	}
+}
+
+// checkCopy checks that copyFn(dst, src) returns want and copies src[:want]
+// to dst, with dst exactly len(src) long and longer. dst lies in a buffer
+// filled with canary bytes, which must survive before dst and after
+// dst[:len(src)].
+func checkCopy(t testing.TB, impl, fn string, copyFn func(dst, src []byte) int, src []byte, want int) {
+	t.Helper()
+	const pad = 67 // odd, so that dst and src are not aligned alike
+	for _, c := range []struct {
+		extra  int
+		canary byte
+	}{{0, 0xa5}, {pad, 0x5a}} {
+		buf := bytes.Repeat([]byte{c.canary}, pad+len(src)+pad)
+		dst := buf[pad : pad+len(src)+c.extra]
+		got := copyFn(dst, src)
+		if got != want {
+			t.Fatalf("impl=%s: %s(dst[%d], %q) = %d; want %d", impl, fn, len(dst), src, got, want)
+		}
+		if !bytes.Equal(dst[:got], src[:got]) {
+			t.Fatalf("impl=%s: %s(dst[%d], %q) = %d, copied %q", impl, fn, len(dst), src, got, dst[:got])
+		}
+		if i := slices.IndexFunc(buf[:pad], func(b byte) bool { return b != c.canary }); i >= 0 {
+			t.Fatalf("impl=%s: %s(dst[%d], %q) wrote %d bytes before dst", impl, fn, len(dst), src, pad-i)
+		}
+		if i := slices.IndexFunc(buf[pad+len(src):], func(b byte) bool { return b != c.canary }); i >= 0 {
+			t.Fatalf("impl=%s: %s(dst[%d], %q) wrote to dst[%d], past len(src)", impl, fn, len(dst), src, len(src)+i)
 		}
 	}
 }
@@ -157,7 +212,8 @@ func TestValidPrefixBlockEdges(t *testing.T) {
 		for _, seq := range seqs {
 			for off := 0; off <= 135; off++ {
 				head := cutAt(filler, off)
-				for _, tail := range []string{"", "x", cutAt(filler, 70), cutAt(filler, 140)} {
+				// The ASCII tail is long enough for the kernels' ASCII loops.
+				for _, tail := range []string{"", "x", cutAt(filler, 70), cutAt(filler, 140), cutAt(fillers[0], 300)} {
 					p := []byte(head + seq + tail)
 					checkValidPrefix(t, p)
 				}
@@ -230,6 +286,30 @@ func TestValidPrefixRandom(t *testing.T) {
 			}
 		}
 		checkValidPrefix(t, p)
+	}
+}
+
+// TestCopyValidPrefixShortDst checks that every copyValidPrefix function
+// but the kernels, which leave the check to their callers, panics before
+// it writes when len(dst) < len(src), even if cap(dst) is large enough.
+func TestCopyValidPrefixShortDst(t *testing.T) {
+	for _, size := range []int{10, 100} {
+		src := textgen.Make("russian", size)
+		forEachCopy(src, validPrefixGeneric(src), func(impl, fn string, copyFn func(dst, src []byte) int, _ int) {
+			if fn == "copy kernel" {
+				return
+			}
+			dst := make([]byte, size-1, size+10)
+			defer func() {
+				if recover() == nil {
+					t.Errorf("impl=%s: %s(dst[%d], src[%d]) did not panic", impl, fn, len(dst), size)
+				}
+				if slices.ContainsFunc(dst[:cap(dst)], func(b byte) bool { return b != 0 }) {
+					t.Errorf("impl=%s: %s(dst[%d], src[%d]) wrote to dst before it panicked", impl, fn, len(dst), size)
+				}
+			}()
+			copyFn(dst, src)
+		})
 	}
 }
 
@@ -375,6 +455,44 @@ func BenchmarkValidPrefix(b *testing.B) {
 					utf8.Valid(data)
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkCopyValidPrefix compares copyValidPrefix (variant=fused) with
+// validPrefix then copy (variant=twopass) and validPrefix alone
+// (variant=validate), on valid text.
+func BenchmarkCopyValidPrefix(b *testing.B) {
+	variants := []struct {
+		name string
+		run  func(dst, src []byte) int
+	}{
+		{"fused", copyValidPrefix},
+		{"twopass", func(dst, src []byte) int {
+			n := validPrefix(src)
+			copy(dst, src[:n])
+			return n
+		}},
+		{"validate", func(_, src []byte) int { return validPrefix(src) }},
+	}
+	for _, name := range []string{"ascii", "russian"} {
+		for _, size := range []int{4096, 1 << 20} {
+			src := textgen.Make(name, size)
+			dst := make([]byte, size)
+			for _, im := range implNames() {
+				for _, v := range variants {
+					b.Run(fmt.Sprintf("input=%s/size=%d/impl=%s/variant=%s", name, size, im, v.name), func(b *testing.B) {
+						defer setImpl(im)()
+						b.SetBytes(int64(size))
+						b.ReportAllocs()
+						for b.Loop() {
+							if v.run(dst, src) != size {
+								b.Fatal("input is not valid")
+							}
+						}
+					})
+				}
+			}
 		}
 	}
 }
