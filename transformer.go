@@ -75,7 +75,8 @@ func (t *Transformer) bomPrefix(src []byte, atEOF bool) (skip int, short bool) {
 
 // Transform implements [transform.Transformer]. Under [Reject] it stops at
 // the first ill-formed subpart with an *[Error], after writing every valid
-// byte before it; the subpart is not consumed.
+// byte before it; the subpart is not consumed. dst and src must not
+// overlap, and the bytes of dst after the nDst it returns are unspecified.
 func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
 	skip, short := t.bomPrefix(src, atEOF)
 	if short {
@@ -91,10 +92,23 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 				break
 			}
 		}
-		// Span at most spanChunk bytes at a time, so that the copy below
-		// reads them from L1 rather than from memory again.
-		v := t.c.span(src[nSrc:min(len(src), nSrc+spanChunk)], t.dense)
-		if v > 0 {
+		chunk := src[nSrc:min(len(src), nSrc+spanChunk)]
+		if !t.dense && len(dst)-nDst >= len(chunk) {
+			// Validate and copy in one pass. (What the options look
+			// for, in the valid prefix, is found by a byte search.)
+			v := copyValidPrefix(dst[nDst:], chunk)
+			if t.c.slow {
+				v = t.c.spanSlow(chunk[:v])
+			}
+			if v > 0 {
+				t.dense = v < denseWindow
+				nDst += v
+				nSrc += v
+				continue
+			}
+		} else if v := t.c.span(chunk, t.dense); v > 0 {
+			// Span at most spanChunk bytes at a time, so that the copy
+			// below reads them from L1 rather than from memory again.
 			// A short valid run between units says the errors are
 			// dense: the inline loop takes the next stretch. A long
 			// one says the kernel should. (v is 0 at the unit itself.)
