@@ -44,7 +44,6 @@ var errNegativeRead = errors.New("utf8stream: reader returned invalid count")
 // A Reader is not safe for concurrent use.
 type Reader struct {
 	r      io.Reader
-	t      Transformer
 	direct bool // the policy never needs the input after the first ill-formed subpart
 
 	src    []byte // input not yet transformed: src[s0:s1]
@@ -54,7 +53,7 @@ type Reader struct {
 	rerr   error // the underlying reader's error, returned after the bytes before it
 	err    error // sticky: returned by every Read once the bytes before it are out
 
-	wr      Writer      // WriteTo's writer
+	wr      Writer      // WriteTo's writer; wr.t is rd's Transformer, used by Read too
 	cw      countWriter // WriteTo's count of bytes written
 	copyBuf []byte      // WriteTo's read buffer, when r is not an io.WriterTo
 }
@@ -62,8 +61,8 @@ type Reader struct {
 // NewReader returns a Reader that applies policy p to what it reads from r.
 func NewReader(r io.Reader, p Policy, opts ...Option) *Reader {
 	rd := new(Reader)
-	rd.t.init(p, opts)
-	o := &rd.t.c.o
+	rd.wr.t.init(p, opts)
+	o := &rd.wr.t.c.o
 	rd.direct = p == Reject && !o.stripBOM && !o.cesu8 && !o.mutf8
 	rd.Reset(r)
 	return rd
@@ -73,14 +72,14 @@ func NewReader(r io.Reader, p Policy, opts ...Option) *Reader {
 // but keeps its buffers.
 func (rd *Reader) Reset(r io.Reader) {
 	rd.r = r
-	rd.t.Reset()
+	rd.wr.t.Reset()
 	rd.s0, rd.s1 = 0, 0
 	rd.out = nil
 	rd.rerr, rd.err = nil, nil
 }
 
 // Stats returns the counts of ill-formed input read so far.
-func (rd *Reader) Stats() Stats { return rd.t.stats }
+func (rd *Reader) Stats() Stats { return rd.wr.t.stats }
 
 // Read implements [io.Reader].
 func (rd *Reader) Read(p []byte) (int, error) {
@@ -132,7 +131,7 @@ func (rd *Reader) readDirect(p []byte) (n, m int, err error) {
 	rd.s0, rd.s1 = 0, 0
 	lim := len(p)
 	if !rd.direct {
-		lim = min(lim, max(maxDirect, rd.t.c.o.bufSize))
+		lim = min(lim, max(maxDirect, rd.wr.t.c.o.bufSize))
 	}
 	m, rd.rerr = rd.r.Read(p[k:lim])
 	if m < 0 || m > lim-k {
@@ -141,14 +140,14 @@ func (rd *Reader) readDirect(p []byte) (n, m int, err error) {
 	}
 	end := k + m
 	atEOF := rd.rerr == io.EOF
-	n, serr := rd.t.Span(p[:end], atEOF)
+	n, serr := rd.wr.t.Span(p[:end], atEOF)
 	if serr == nil {
 		return n, m, nil
 	}
 	if rd.direct && serr == transform.ErrEndOfSpan {
 		// Under Reject the unit at n is ill-formed, and nothing after it
 		// is ever read: compute the error now and keep no input.
-		_, _, err := rd.t.Transform(nil, p[n:end], atEOF)
+		_, _, err := rd.wr.t.Transform(nil, p[n:end], atEOF)
 		rd.fail(err)
 	} else {
 		rd.src = append(rd.src[:0], p[n:end]...)
@@ -167,7 +166,7 @@ func (rd *Reader) readBuffered() (int, error) {
 		rd.s1 = copy(rd.src, rd.src[rd.s0:rd.s1])
 		rd.s0 = 0
 	}
-	if size := rd.t.c.o.bufSize; cap(rd.src) < size {
+	if size := rd.wr.t.c.o.bufSize; cap(rd.src) < size {
 		rd.src = append(make([]byte, 0, size), rd.src[:rd.s1]...)
 	}
 	rd.src = rd.src[:cap(rd.src)]
@@ -191,7 +190,7 @@ func (rd *Reader) drain(p []byte) (int, error) {
 		}
 		dst = rd.outBuf
 	}
-	nDst, nSrc, err := rd.t.Transform(dst, rd.src[rd.s0:rd.s1], rd.rerr == io.EOF)
+	nDst, nSrc, err := rd.wr.t.Transform(dst, rd.src[rd.s0:rd.s1], rd.rerr == io.EOF)
 	rd.s0 += nSrc
 	if len(p) < minOut {
 		n := copy(p, dst[:nDst])
@@ -240,7 +239,6 @@ func (rd *Reader) WriteTo(w io.Writer) (n int64, err error) {
 		return n, err
 	}
 	wr := &rd.wr
-	wr.t = rd.t
 	wr.w, wr.ntail, wr.buf, wr.marks = &rd.cw, 0, wr.buf[:0], wr.marks[:0]
 	wr.err, wr.cerr, wr.closed = nil, nil, false
 	if wt, ok := rd.r.(io.WriterTo); ok {
@@ -257,7 +255,6 @@ func (rd *Reader) WriteTo(w io.Writer) (n int64, err error) {
 	if err == nil {
 		err = wr.Close()
 	}
-	rd.t = wr.t
 	wr.w, rd.cw.w = nil, nil
 	rd.err = err
 	if err == nil {
