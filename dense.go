@@ -1,6 +1,7 @@
 package utf8stream
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"sync"
@@ -140,122 +141,189 @@ func classify(x, x1, x2, x3 uint64) (m2, m3, m4, v uint64) {
 	return m2, m3, m4, v
 }
 
-// denseFast is the loop for stretches where ill-formed units come thick,
-// as in random bytes, where the kernel's start-up costs more than the few
-// valid bytes it finds. It works 8 bytes at a time without a branch on the
-// data: classify finds the units that would start at each byte, and since
-// every byte that is not a continuation byte starts a unit, and a
-// continuation byte belongs to a unit that starts up to 3 bytes before it
-// or starts one of its own, the kind of each byte follows from the units
-// of the bytes before it. Each byte's output is then stored whole from a
+// A blockClass describes the units that would start at each of 64 bytes,
+// one bit per byte: where a unit of at least 2, 3 and 4 bytes starts
+// (whether the unit is a well-formed sequence or an ill-formed subpart), and
+// where a well-formed sequence starts.
+type blockClass struct {
+	m2, m3, m4, v uint64
+}
+
+// classifyGeneric fills out[i] for the 64 bytes at src[64*i:], reading up
+// to src[64*i+67], 8 bytes at a time with classify.
+func classifyGeneric(src []byte, out []blockClass) {
+	// gather moves the top bit of each byte of a predicate to one bit.
+	gather := func(h uint64) uint64 { return (h >> 7) * 0x0102040810204080 >> 56 }
+	for i := range out {
+		var c blockClass
+		for w := 0; w < 64; w += 8 {
+			p := src[64*i+w:]
+			m2, m3, m4, v := classify(binary.LittleEndian.Uint64(p),
+				binary.LittleEndian.Uint64(p[1:]),
+				binary.LittleEndian.Uint64(p[2:]),
+				binary.LittleEndian.Uint64(p[3:]))
+			c.m2 |= gather(m2) << w
+			c.m3 |= gather(m3) << w
+			c.m4 |= gather(m4) << w
+			c.v |= gather(v) << w
+		}
+		out[i] = c
+	}
+}
+
+// denseFast is the loop for stretches where ill-formed units are frequent,
+// from one every hundred bytes or so (where a round trip through the kernel
+// and the general path for each would cost more) to random bytes. It
+// classifies 64 bytes at a time (classifyBlocks) and needs no branch on the
+// data to find the ill-formed bytes among them: every byte that is not a
+// continuation byte starts a unit, and a continuation byte belongs to the
+// unit that starts up to 3 bytes before it, if that unit reaches it, or is a
+// subpart of its own. It then copies the valid runs between the ill-formed
+// bytes a word at a time and writes each ill-formed byte's output from a
 // table.
 //
-// It returns, having consumed only whole units, when a valid run reaches
-// denseWindow bytes (the kernel is faster from there: dense is cleared),
-// and at anything it leaves to the general path: a byte an option must
-// see, the last bytes of src (a sequence there may be unfinished), a full
-// dst. pos is src's position in the chunk. If marks is not nil, each
-// ill-formed subpart's output is recorded there (for the Writer), up to
-// maxMarks. With an
-// OnInvalid function, each subpart is recorded as it is found.
+// It returns, having consumed only whole units, after two blocks without an
+// ill-formed byte (the kernel is faster from there: dense is cleared), and
+// at anything it leaves to the general path: a byte an option must see, the
+// last bytes of src (a sequence there may be unfinished), a full dst or,
+// for the Writer, full marks. pos is src's position in the chunk. If marks
+// is not nil, each ill-formed subpart's output is recorded there, up to
+// maxMarks. With an OnInvalid function, each subpart is recorded as it is
+// found.
 func (t *Transformer) denseFast(dst, src []byte, pos int, marks *[]mark) (nDst, nSrc int) {
 	tab := t.c.tab
 	cb := t.c.o.onInvalid != nil
-	// A block at p reads src[p:p+11]. A block is taken whole only if the
-	// next one, which finishes the block's last unit, can be read too,
-	// and if dst has room for both.
-	const blockIn = 8 + 3
+	// A block at p is classified from src[p:p+67], and its valid runs are
+	// copied in words, which read up to src[p+71]. It is taken whole only
+	// if dst has room for it and for the end of its last unit, written
+	// the same way.
+	const blk, blockIn = 64, 64 + 8
 	if len(src) < blockIn {
 		return 0, 0
 	}
 	lim := len(src) - blockIn
-	need := blockOut + 8*tab.maxOut
+	need := max((blk+3)*tab.maxOut+16, 512+8)
 	var ms []mark
 	maxK := len(src) + blockIn // marks kept: no limit without marks
 	k := 0
 	if marks != nil {
-		ms = (*marks)[:cap(*marks)]
-		if len(ms) < maxMarks+1 {
-			ms = make([]mark, maxMarks+1)
+		ms = *marks
+		k, maxK = len(ms), maxMarks
+		ms = ms[:cap(ms)]
+		if len(ms) < maxMarks {
+			ms = make([]mark, maxMarks)
 			copy(ms, *marks)
 		}
-		k, maxK = len(*marks), maxMarks
+	}
+	perByte := 0
+	if tab.perByte {
+		perByte = 1
 	}
 	var (
-		p, j, run        int
-		c2, c3, c4, cv   uint64 // classify's results for the block before
+		cls              [8]blockClass
+		ci, nc           int
+		p, j, clean      int
+		c2, c3, c4, cv   uint64 // the block before's top bits
 		subparts, nbytes int
 		firstAt          = -1
 	)
 	for {
-		x := binary.LittleEndian.Uint64(src[p:])
-		m2, m3, m4, v := classify(x,
-			binary.LittleEndian.Uint64(src[p+1:]),
-			binary.LittleEndian.Uint64(src[p+2:]),
-			binary.LittleEndian.Uint64(src[p+3:]))
-		// Bytes that a unit starting 1, 2 or 3 bytes before holds.
-		o1, o2, o3 := m2<<8|c2>>56, m3<<16|c3>>48, m4<<24|c4>>40
+		if ci == nc {
+			nc, ci = min(len(cls), (lim-p)/blk+1), 0
+			classifyBlocks(src[p:], cls[:nc])
+		}
+		c := cls[ci]
+		ci++
+		// Bytes that a unit starting 1, 2 or 3 bytes before holds, and
+		// whether that unit is well-formed.
+		o1, o2, o3 := c.m2<<1|c2>>63, c.m3<<2|c3>>62, c.m4<<3|c4>>61
 		own := o1 | o2 | o3
-		ownValid := o1&(v<<8|cv>>56) | o2&(v<<16|cv>>48) | o3&(v<<24|cv>>40)
-		start := msb &^ (own | v)
+		ownValid := o1&(c.v<<1|cv>>63) | o2&(c.v<<2|cv>>62) | o3&(c.v<<3|cv>>61)
+		start := ^(own | c.v)
 		rest := own &^ ownValid
-		kinds := start>>7 | rest>>6 // cValid, cStart or cRest in each byte
 
 		// Take the whole block, or, to stop, only the bytes that finish
 		// the last unit (the leading held bytes), or those before a
 		// byte an option must see.
-		cnt, done := 8, false
-		if p+8 > lim || len(dst)-j < need || k+blockIn > maxK || run >= denseWindow {
-			cnt, done = bits.TrailingZeros64(^own&msb)>>3, true
+		cnt, done := blk, false
+		if p+blk > lim || len(dst)-j < 2*need || k+blk > maxK || clean >= cleanBlocks {
+			cnt, done = bits.TrailingZeros64(^own), true
 		} else if len(tab.stops) > 0 {
-			if s := stopBytes(x, tab.stops); s != 0 {
-				cnt, done = bits.TrailingZeros64(s)>>3, true
-			}
-		}
-		keep := ^uint64(0) >> (64 - 8*cnt)
-		start &= keep
-		if start != 0 {
-			if firstAt < 0 {
-				firstAt = p + bits.TrailingZeros64(start)>>3
-			}
-			if cb {
-				for s := start; s != 0; s &= s - 1 {
-					q := bits.TrailingZeros64(s) >> 3
-					n := 1 + int(m2>>(8*q+7)&1+m3>>(8*q+7)&1+m4>>(8*q+7)&1)
-					t.record(t.off+int64(pos+p+q), src[p+q:p+q+n])
+			for _, s := range tab.stops {
+				if i := bytes.IndexByte(src[p:p+cnt], s); i >= 0 {
+					cnt, done = i, true
 				}
 			}
 		}
-		subparts += bits.OnesCount64(start)
-		nbytes += bits.OnesCount64((start | rest) & keep)
-
-		switch {
-		case cnt == 0:
-			// Nothing to finish.
-		case kinds == 0 && cnt == 8:
-			// All valid: a copy.
-			binary.LittleEndian.PutUint64(dst[j:], x)
-			j += 8
-		case ms == nil:
-			j = tab.put(dst, j, x, kinds, cnt)
-		default:
-			j, k = tab.putMarks(dst, j, x, kinds, cnt, ms, k, m2|m3>>1|m4>>2)
+		keep := ^uint64(0)
+		if cnt < 64 {
+			keep = 1<<cnt - 1
+		}
+		start &= keep
+		bad := (start | rest) & keep
+		if bad == 0 {
+			if cnt == blk {
+				copy(dst[j:j+blk], src[p:p+blk])
+			} else if cnt > 0 {
+				copyWords(dst[j:], src[p:p+cnt])
+			}
+			j += cnt
+			clean++
+		} else {
+			clean = 0
+			if firstAt < 0 && start != 0 {
+				firstAt = p + bits.TrailingZeros64(start)
+			}
+			subparts += bits.OnesCount64(start)
+			nbytes += bits.OnesCount64(bad)
+			if ms == nil && !cb && bits.OnesCount64(bad) > denseBytes {
+				// Many ill-formed bytes: one table step for each byte
+				// costs less than one for each ill-formed byte and a
+				// copy between.
+				j = tab.putBlock(dst, j, src[p:p+cnt], start, rest)
+				p += cnt
+				if done {
+					break
+				}
+				c2, c3, c4, cv = c.m2, c.m3, c.m4, c.v
+				continue
+			}
+			q0 := 0
+			for b := bad; b != 0; b &= b - 1 {
+				q := bits.TrailingZeros64(b)
+				j += copyWords(dst[j:], src[p+q0:p+q])
+				st := int(start >> q & 1)
+				x := (2-st)<<8 | int(src[p+q]) // cStart or cRest
+				binary.LittleEndian.PutUint64(dst[j:], tab.out[x])
+				n := int(tab.n[x])
+				if st != 0 && (cb || ms != nil) {
+					m := 1 + int(c.m2>>q&1+c.m3>>q&1+c.m4>>q&1)
+					if cb {
+						t.record(t.off+int64(pos+p+q), src[p+q:p+q+m])
+					}
+					if ms != nil {
+						ms[k] = mark{out: j, nout: n, nin: m + (1-m)*perByte}
+						k++
+					}
+				} else if ms != nil {
+					ms[k-1].nout += n
+					ms[k-1].nin += perByte
+				}
+				j += n
+				q0 = q + 1
+			}
+			j += copyWords(dst[j:], src[p+q0:p+cnt])
 		}
 		p += cnt
 		if done {
 			break
 		}
-		if kinds == 0 {
-			run += 8
-		} else {
-			run = bits.LeadingZeros64(kinds) >> 3
-		}
-		c2, c3, c4, cv = m2, m3, m4, v
+		c2, c3, c4, cv = c.m2, c.m3, c.m4, c.v
 	}
 	if marks != nil {
 		*marks = ms[:k]
 	}
-	if run >= denseWindow {
+	if clean >= cleanBlocks {
 		t.dense = false
 	}
 	if subparts > 0 && !cb {
@@ -268,103 +336,46 @@ func (t *Transformer) denseFast(dst, src []byte, pos int, marks *[]mark) (nDst, 
 	return j, p
 }
 
-// stopBytes flags the bytes of x that are among stops. Only the lowest
-// flag is exact: a borrow can flag a byte above a true one.
-func stopBytes(x uint64, stops []byte) uint64 {
-	var s uint64
-	for _, c := range stops {
-		z := x ^ uint64(c)*lsb
-		s |= (z - lsb) &^ z & msb
+// copyWords copies src to dst 8 bytes at a time and returns len(src). It
+// may read up to 7 bytes past the end of src and write as far past its
+// length in dst; the caller makes sure that they lie in the slices'
+// capacity and in dst's room.
+func copyWords(dst, src []byte) int {
+	n := len(src)
+	src = src[:cap(src)]
+	binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+	for i := 8; i < n; i += 8 {
+		binary.LittleEndian.PutUint64(dst[i:], binary.LittleEndian.Uint64(src[i:]))
 	}
-	return s
+	return n
 }
 
-// put writes the output of the first cnt bytes of x, whose kinds are the
-// bytes of kinds, to dst[j:] and returns the new j. dst[j:] must have room
-// for blockOut bytes. It is kept out of denseFast, which has too many values
-// live for this loop to stay in registers there.
+// denseBytes is how many ill-formed bytes a block must hold for putBlock
+// to write it.
+const denseBytes = 12
+
+// putBlock writes the output of the bytes of src (at most 64), whose
+// subparts start at the bits of start and go on at those of rest, to
+// dst[j:] and returns the new j. It is kept out of denseFast, which has too
+// many values live for this loop to stay in registers there.
 //
 //go:noinline
-func (tab *denseTable) put(dst []byte, j int, x, kinds uint64, cnt int) int {
-	// Within the block the output offset o stays below 8*8, so o&63 is o
-	// and the compiler can see that every store fits in d.
-	d := (*[blockOut]byte)(dst[j:])
+func (tab *denseTable) putBlock(dst []byte, j int, src []byte, start, rest uint64) int {
+	// Within the block the output offset o stays below 64*8, so o&511 is
+	// o and the compiler can see that every store fits in d.
+	d := (*[512 + 8]byte)(dst[j:])
 	o := 0
-	if cnt == 8 {
-		// Unrolled: the offsets of all 8 stores are o&63 < 64.
-		i0 := int(kinds&3)<<8 | int(x&0xFF)
-		i1 := int(kinds>>8&3)<<8 | int(x>>8&0xFF)
-		i2 := int(kinds>>16&3)<<8 | int(x>>16&0xFF)
-		i3 := int(kinds>>24&3)<<8 | int(x>>24&0xFF)
-		i4 := int(kinds>>32&3)<<8 | int(x>>32&0xFF)
-		i5 := int(kinds>>40&3)<<8 | int(x>>40&0xFF)
-		i6 := int(kinds>>48&3)<<8 | int(x>>48&0xFF)
-		i7 := int(kinds>>56&3)<<8 | int(x>>56)
-		binary.LittleEndian.PutUint64(d[0:], tab.out[i0])
-		o += int(tab.n[i0])
-		binary.LittleEndian.PutUint64(d[o&63:], tab.out[i1])
-		o += int(tab.n[i1])
-		binary.LittleEndian.PutUint64(d[o&63:], tab.out[i2])
-		o += int(tab.n[i2])
-		binary.LittleEndian.PutUint64(d[o&63:], tab.out[i3])
-		o += int(tab.n[i3])
-		binary.LittleEndian.PutUint64(d[o&63:], tab.out[i4])
-		o += int(tab.n[i4])
-		binary.LittleEndian.PutUint64(d[o&63:], tab.out[i5])
-		o += int(tab.n[i5])
-		binary.LittleEndian.PutUint64(d[o&63:], tab.out[i6])
-		o += int(tab.n[i6])
-		binary.LittleEndian.PutUint64(d[o&63:], tab.out[i7])
-		o += int(tab.n[i7])
-		return j + o
-	}
-	for range cnt {
-		i := int(kinds&3)<<8 | int(x&0xFF)
-		binary.LittleEndian.PutUint64(d[o&63:], tab.out[i])
+	for _, b := range src {
+		i := int(start&1|rest&1<<1)<<8 | int(b)
+		binary.LittleEndian.PutUint64(d[o&511:], tab.out[i])
 		o += int(tab.n[i])
-		x >>= 8
-		kinds >>= 8
+		start >>= 1
+		rest >>= 1
 	}
 	return j + o
 }
 
-// blockOut bounds the output of a block: 8 bytes of at most 8 bytes each,
-// the last stored as a whole word.
-const blockOut = 8*8 + 8
-
-// putMarks is put for the Writer, which keeps a mark for each ill-formed
-// subpart in ms[:k] and returns the new k too. The top 3 bits of each byte
-// of m234 tell whether the unit that starts there holds at least 2, 3 and 4
-// bytes.
-func (tab *denseTable) putMarks(dst []byte, j int, x, kinds uint64, cnt int, ms []mark, k int, m234 uint64) (int, int) {
-	perByte := 0
-	if tab.perByte {
-		perByte = 1
-	}
-	for range cnt {
-		kd := int(kinds & 3)
-		i := kd<<8 | int(x&0xFF)
-		binary.LittleEndian.PutUint64(dst[j:], tab.out[i])
-		n := int(tab.n[i])
-		switch kd {
-		case cStart:
-			// Under Replace the mark covers the whole subpart; under a
-			// per-byte policy, the first byte and then the rest as they
-			// come.
-			nin := 1
-			if perByte == 0 {
-				nin += bits.OnesCount8(uint8(m234>>5) & 7)
-			}
-			ms[k] = mark{out: j, nout: n, nin: nin}
-			k++
-		case cRest:
-			ms[k-1].nout += n
-			ms[k-1].nin += perByte
-		}
-		j += n
-		x >>= 8
-		kinds >>= 8
-		m234 >>= 8
-	}
-	return j, k
-}
+// enterDense is the valid run, between two ill-formed units, below which
+// the next stretch goes to denseFast; cleanBlocks is how many blocks in a
+// row without an ill-formed byte send it back to the kernel.
+var enterDense, cleanBlocks = 32, 8

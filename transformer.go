@@ -101,7 +101,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 				v = t.c.spanSlow(chunk[:v])
 			}
 			if v > 0 {
-				t.dense = v < denseWindow
+				t.dense = v < enterDense
 				nDst += v
 				nSrc += v
 				continue
@@ -112,7 +112,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			// A short valid run between units says the errors are
 			// dense: the inline loop takes the next stretch. A long
 			// one says the kernel should. (v is 0 at the unit itself.)
-			t.dense = v < denseWindow
+			t.dense = v < enterDense
 			if room := len(dst) - nDst; v > room {
 				// Copy what fits, up to the start of a sequence.
 				v = room
@@ -214,7 +214,7 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 	}
 	n = t.c.span(src, t.dense)
 	if n > 0 {
-		t.dense = n < denseWindow
+		t.dense = n < enterDense
 	}
 	if n < len(src) {
 		err = transform.ErrEndOfSpan
