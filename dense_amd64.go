@@ -17,3 +17,19 @@ func classifyBlocks(src []byte, out []blockClass) {
 	}
 	classifyGeneric(src, out)
 }
+
+//go:noescape
+func repairAVX512(dst, src []byte, cls []blockClass, tab *denseTable, st *repairState)
+
+// haveRepair reports whether repairBlocks has a kernel to run.
+func haveRepair() bool { return impl == implAVX512 }
+
+// repairBlocks writes the output of the blocks of src that cls describes,
+// from st.p on, to dst from st.j on, as denseFast would for a policy
+// without stops, marks or callback, and advances st. It stops early before
+// a block when st.j > st.jmax, and after one that makes st.clean reach
+// st.cleanMax. src must hold 128 bytes from each block's start, and dst
+// blk*tab.maxOut+72 bytes from st.jmax.
+func repairBlocks(dst, src []byte, cls []blockClass, tab *denseTable, st *repairState) {
+	repairAVX512(dst, src, cls, tab, st)
+}

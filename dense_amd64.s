@@ -132,3 +132,179 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// The fields of repairState, in bytes.
+#define ST_C2 0
+#define ST_C3 8
+#define ST_C4 16
+#define ST_CV 24
+#define ST_P 32
+#define ST_J 40
+#define ST_JMAX 48
+#define ST_SUBPARTS 56
+#define ST_NBYTES 64
+#define ST_FIRST 72
+#define ST_CLEAN 80
+#define ST_CLEANMAX 88
+
+// The fields of denseTable: out [1024]uint64, then n [1024]uint8.
+#define TAB_N 8192
+
+// func repairAVX512(dst, src []byte, cls []blockClass, tab *denseTable, st *repairState)
+// Requires AVX-512 F and BMI1 and 2. See repairBlocks.
+TEXT ·repairAVX512(SB), NOSPLIT, $0-88
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ cls_base+48(FP), R12
+	MOVQ cls_len+56(FP), R15
+	MOVQ tab+72(FP), R13
+	MOVQ st+80(FP), R14
+	MOVQ ST_P(R14), DX
+	MOVQ ST_J(R14), BX
+	TESTQ R15, R15
+	JZ    out
+
+block:
+	CMPQ BX, ST_JMAX(R14)
+	JGT  out
+
+	// own (AX): the bytes a unit that starts 1, 2 or 3 bytes before
+	// holds; ownValid (CX): those of them whose unit is well-formed.
+	MOVQ 0(R12), AX
+	SHLQ $1, AX
+	MOVQ ST_C2(R14), R8
+	SHRQ $63, R8
+	ORQ  R8, AX
+	MOVQ 24(R12), CX
+	SHLQ $1, CX
+	MOVQ ST_CV(R14), R8
+	SHRQ $63, R8
+	ORQ  R8, CX
+	ANDQ AX, CX
+
+	MOVQ 8(R12), R8
+	SHLQ $2, R8
+	MOVQ ST_C3(R14), R9
+	SHRQ $62, R9
+	ORQ  R9, R8
+	MOVQ 24(R12), R9
+	SHLQ $2, R9
+	MOVQ ST_CV(R14), R10
+	SHRQ $62, R10
+	ORQ  R10, R9
+	ANDQ R8, R9
+	ORQ  R8, AX
+	ORQ  R9, CX
+
+	MOVQ 16(R12), R8
+	SHLQ $3, R8
+	MOVQ ST_C4(R14), R9
+	SHRQ $61, R9
+	ORQ  R9, R8
+	MOVQ 24(R12), R9
+	SHLQ $3, R9
+	MOVQ ST_CV(R14), R10
+	SHRQ $61, R10
+	ORQ  R10, R9
+	ANDQ R8, R9
+	ORQ  R8, AX
+	ORQ  R9, CX
+
+	// start (R9) = not (own or v); rest (R8) = own and not ownValid;
+	// bad (R10) = start or rest.
+	MOVQ 24(R12), R9
+	ORQ  AX, R9
+	NOTQ R9
+	NOTQ CX
+	ANDQ AX, CX
+	MOVQ CX, R8
+	MOVQ R9, R10
+	ORQ  R8, R10
+
+	// This block is the one before the next.
+	MOVQ 0(R12), AX
+	MOVQ AX, ST_C2(R14)
+	MOVQ 8(R12), AX
+	MOVQ AX, ST_C3(R14)
+	MOVQ 16(R12), AX
+	MOVQ AX, ST_C4(R14)
+	MOVQ 24(R12), AX
+	MOVQ AX, ST_CV(R14)
+
+	TESTQ R10, R10
+	JNZ   errors
+
+	// No ill-formed byte: copy the block.
+	VMOVDQU64 (SI)(DX*1), Z0
+	VMOVDQU64 Z0, (DI)(BX*1)
+	ADDQ      $64, BX
+	ADDQ      $64, DX
+	ADDQ      $32, R12
+	MOVQ      ST_CLEAN(R14), AX
+	INCQ      AX
+	MOVQ      AX, ST_CLEAN(R14)
+	CMPQ      AX, ST_CLEANMAX(R14)
+	JGE       out
+	DECQ      R15
+	JNZ       block
+	JMP       out
+
+errors:
+	MOVQ $0, ST_CLEAN(R14)
+	POPCNTQ R9, AX
+	ADDQ    AX, ST_SUBPARTS(R14)
+	POPCNTQ R10, AX
+	ADDQ    AX, ST_NBYTES(R14)
+	CMPQ    ST_FIRST(R14), $0
+	JGE     counted
+	TESTQ   R9, R9
+	JZ      counted
+	TZCNTQ  R9, AX
+	ADDQ    DX, AX
+	MOVQ    AX, ST_FIRST(R14)
+
+counted:
+	XORL R11, R11 // q0: the start of the valid run before the next bad byte
+
+bad:
+	TZCNTQ R10, CX // q
+	// Copy the valid run src[p+q0:p+q] a whole block at a time; dst
+	// has room, and what lies past the run is overwritten.
+	LEAQ      (DX)(R11*1), AX
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (DI)(BX*1)
+	ADDQ      CX, BX
+	SUBQ      R11, BX
+	// The output of the ill-formed byte b = src[p+q], of kind cStart
+	// (1) or cRest (2): tab.out[kind<<8|b], of which tab.n[...] count.
+	LEAQ    (DX)(CX*1), AX
+	MOVBQZX (SI)(AX*1), AX
+	MOVL    $2, R8
+	BTQ     CX, R9
+	SBBL    $0, R8
+	SHLL    $8, R8
+	ORL     AX, R8
+	MOVQ    (R13)(R8*8), AX
+	MOVQ    AX, (DI)(BX*1)
+	MOVBQZX TAB_N(R13)(R8*1), AX
+	ADDQ    AX, BX
+	LEAQ    1(CX), R11
+	BLSRQ   R10, R10
+	JNZ     bad
+
+	// The valid run after the last bad byte, to the end of the block.
+	LEAQ      (DX)(R11*1), AX
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (DI)(BX*1)
+	ADDQ      $64, BX
+	SUBQ      R11, BX
+	ADDQ      $64, DX
+	ADDQ      $32, R12
+	DECQ      R15
+	JNZ       block
+
+out:
+	MOVQ DX, ST_P(R14)
+	MOVQ BX, ST_J(R14)
+	VZEROUPPER
+	RET

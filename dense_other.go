@@ -5,3 +5,10 @@ package utf8stream
 // classifyBlocks fills out[i] for the 64 bytes at src[64*i:]; see
 // classifyGeneric.
 func classifyBlocks(src []byte, out []blockClass) { classifyGeneric(src, out) }
+
+// haveRepair reports whether repairBlocks has a kernel to run: not here.
+func haveRepair() bool { return false }
+
+func repairBlocks(dst, src []byte, cls []blockClass, tab *denseTable, st *repairState) {
+	panic("utf8stream: no repair kernel")
+}

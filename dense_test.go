@@ -1,10 +1,13 @@
 package utf8stream
 
 import (
+	"bytes"
+	"io"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/utf8stream/utf8stream/internal/textgen"
+	"golang.org/x/text/transform"
 )
 
 // refClassify is blockClass for the 64 bytes at src[:64], worked out one
@@ -73,6 +76,78 @@ func TestClassifyBlocks(t *testing.T) {
 					for i, got := range out {
 						if want := refClassify(src[64*i:]); got != want {
 							t.Fatalf("block %d of % x:\ngot  %+v\nwant %+v", i, src[64*i:64*i+67], got, want)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// denseInputs are inputs where ill-formed bytes come at every density, long
+// enough for denseFast and its kernel to take whole blocks.
+func denseInputs() [][]byte {
+	rng := rand.New(rand.NewPCG(3, 4))
+	bad := []byte{0x80, 0xBF, 0xC0, 0xC3, 0xE0, 0xE2, 0xED, 0xEE, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF, 0x00}
+	var ins [][]byte
+	for _, size := range []int{137, 1000, 5000} {
+		for _, per := range []int{1, 5, 30, 100} { // ill-formed bytes per 100
+			for _, base := range []string{"latin1", "emoji", "random"} {
+				b := textgen.Make(base, size)
+				for i := range b {
+					if rng.IntN(100) < per {
+						b[i] = bad[rng.IntN(len(bad))]
+					}
+				}
+				ins = append(ins, b)
+			}
+		}
+	}
+	return ins
+}
+
+// TestDenseImpls checks Transform, Reader and Writer against the oracle on
+// denseInputs under every policy, each option of the fuzz target alone and all
+// together, and
+// every implementation, so that denseFast's Go loop and its kernel are both
+// covered, and checks that they agree on the Stats.
+func TestDenseImpls(t *testing.T) {
+	ins := denseInputs()
+	for _, name := range implNames() {
+		t.Run("impl="+name, func(t *testing.T) {
+			defer setImpl(name)()
+			for _, o := range []uint8{0, 1, 2, 4, 8, 16, 31} {
+				opts, ro := fuzzOptions(o)
+				for _, p := range allPolicies {
+					for _, in := range ins {
+						want, errOff, _ := refTransform(p, in, ro)
+						tr := NewTransformer(p, opts...)
+						got, _, err := transform.Bytes(tr, in)
+						if (err != nil) != (errOff >= 0) || !bytes.Equal(got, want) {
+							t.Fatalf("%v opts %#x: Transform(%q) = %q, %v; want %q", p, o, in, got, err, want)
+						}
+						if p == Reject {
+							continue
+						}
+						var buf bytes.Buffer
+						wr := NewWriter(&buf, p, opts...)
+						wr.Write(in[:len(in)/3])
+						wr.Write(in[len(in)/3:])
+						if err := wr.Close(); err != nil || !bytes.Equal(buf.Bytes(), want) {
+							t.Fatalf("%v opts %#x: Writer(%q) = %q, %v; want %q", p, o, in, buf.Bytes(), err, want)
+						}
+						rgot, err := io.ReadAll(NewReader(bytes.NewReader(in), p, opts...))
+						if err != nil || !bytes.Equal(rgot, want) {
+							t.Fatalf("%v opts %#x: Reader(%q) = %q, %v; want %q", p, o, in, rgot, err, want)
+						}
+						// Reads of 300 bytes: dst has room for a
+						// few blocks at a time.
+						rgot, err = readSmall(NewReader(bytes.NewReader(in), p, opts...), 300)
+						if err != io.EOF || !bytes.Equal(rgot, want) {
+							t.Fatalf("%v opts %#x: Reader(%q), reads of 300 = %q, %v; want %q", p, o, in, rgot, err, want)
+						}
+						if tr.Stats() != wr.Stats() {
+							t.Fatalf("%v opts %#x: Stats: Transformer %+v, Writer %+v", p, o, tr.Stats(), wr.Stats())
 						}
 					}
 				}
