@@ -183,8 +183,8 @@ func classifyGeneric(src []byte, out []blockClass) {
 // table.
 //
 // It returns, having consumed only whole units, after cleanBlocks blocks
-// without an ill-formed byte (the kernel is faster from there: dense is cleared), and
-// at anything it leaves to the general path: a byte an option must see, the
+// without an ill-formed byte (the kernel is faster from there: dense is
+// cleared), and at anything it leaves to the general path: a byte an option must see, the
 // last bytes of src (a sequence there may be unfinished), a full dst or,
 // for the Writer, full marks. pos is src's position in the chunk. If marks
 // is not nil, each ill-formed subpart's output is recorded there, up to
@@ -233,10 +233,15 @@ func (t *Transformer) denseFast(dst, src []byte, pos int, marks *[]mark) (nDst, 
 	for {
 		if ci == nc {
 			if fast {
-				fast = t.repair(dst, src, &cls, &repairState{
-					c2: c2, c3: c3, c4: c4, cv: cv, p: p, j: j,
-					clean: clean, first: -1,
-				}, &p, &j, &c2, &c3, &c4, &cv, &clean, &subparts, &nbytes, &firstAt)
+				st := repairState{c2: c2, c3: c3, c4: c4, cv: cv, p: p, j: j, clean: clean, first: -1}
+				fast = t.repair(dst, src, &cls, &st)
+				p, j, clean = st.p, st.j, st.clean
+				c2, c3, c4, cv = st.c2, st.c3, st.c4, st.cv
+				subparts += st.subparts
+				nbytes += st.nbytes
+				if firstAt < 0 {
+					firstAt = st.first
+				}
 				if fast {
 					continue
 				}
@@ -402,46 +407,37 @@ type repairState struct {
 	clean, cleanMax         int    // blocks in a row without an ill-formed byte, and how many stop
 }
 
-// repair runs repairBlocks on the blocks from *p on that it can take, 8 at
-// a time, and folds what it did into denseFast's variables. It reports
-// whether it took all the blocks it was given, so that denseFast should
-// call it again; false means that denseFast goes on in Go.
-func (t *Transformer) repair(dst, src []byte, cls *[8]blockClass, st *repairState,
-	p, j *int, c2, c3, c4, cv *uint64, clean, subparts, nbytes, firstAt *int) bool {
+// repair runs repairBlocks on the next blocks from st.p on that it can
+// take, up to 8, and advances st. It reports whether it took all it was
+// given, so that denseFast should call it again; false means that denseFast
+// goes on in Go.
+func (t *Transformer) repair(dst, src []byte, cls *[8]blockClass, st *repairState) bool {
 	const blk = 64
 	tab := t.c.tab
 	// A block at p is read up to src[p+128] (a valid run is copied 64
 	// bytes at a time), and denseFast goes on from p+64 <= len(src)-72.
 	n := 0
-	if rem := len(src) - (2*blk + 8) - *p; rem >= 0 {
+	if rem := len(src) - (2*blk + 8) - st.p; rem >= 0 {
 		n = min(len(cls), rem/blk+1)
 	}
 	if n > 0 && len(tab.stops) > 0 {
 		// Only the blocks before a byte an option must see: the Go
 		// loop stops there.
-		end := *p + n*blk
+		end := st.p + n*blk
 		for _, s := range tab.stops {
-			if i := bytes.IndexByte(src[*p:end], s); i >= 0 {
-				end = *p + i
+			if i := bytes.IndexByte(src[st.p:end], s); i >= 0 {
+				end = st.p + i
 			}
 		}
-		n = (end - *p) / blk
+		n = (end - st.p) / blk
 	}
 	st.jmax = len(dst) - (blk*tab.maxOut + blk + 8)
 	st.cleanMax = cleanBlocks
-	if n == 0 || *j > st.jmax || *clean >= cleanBlocks {
+	if n == 0 || st.j > st.jmax || st.clean >= cleanBlocks {
 		return false
 	}
-	classifyBlocks(src[*p:], cls[:n])
-	p0 := *p
+	classifyBlocks(src[st.p:], cls[:n])
+	p0 := st.p
 	repairBlocks(dst, src, cls[:n], tab, st)
-	*p, *j = st.p, st.j
-	*c2, *c3, *c4, *cv = st.c2, st.c3, st.c4, st.cv
-	*clean = st.clean
-	*subparts += st.subparts
-	*nbytes += st.nbytes
-	if *firstAt < 0 && st.first >= 0 {
-		*firstAt = st.first
-	}
 	return st.p == p0+n*blk && st.clean < cleanBlocks
 }

@@ -77,9 +77,12 @@
 // Valid input is checked in place: Reader validates in the caller's buffer
 // (and [Reader.WriteTo], which [io.Copy] uses, in the source's own chunks),
 // Writer hands the caller's slice to the underlying writer, and
-// Transformer copies each valid run once, while it is still in the cache.
-// Where ill-formed bytes come thick, as in random data, a table-driven loop
-// takes over from the vector code. On amd64 the check uses AVX2 or
-// AVX-512; build with -tags purego for the portable Go code. Steady-state
-// Read and Write allocate nothing.
+// Transformer validates and copies each valid run in one pass. Where
+// ill-formed bytes are frequent, from one in a few hundred bytes to random
+// data, a block loop takes over: it finds the ill-formed bytes of 64 bytes at
+// a time without a branch on the data, copies the valid runs between them
+// whole and writes each ill-formed byte's output from a table. On amd64 the
+// check uses AVX2 or AVX-512, and the block loop AVX-512; build with
+// -tags purego for the portable Go code. Steady-state Read, Write and
+// Transform allocate nothing.
 package utf8stream
