@@ -86,25 +86,6 @@ func scan(p []byte) (n int, st status) {
 	return size, complete
 }
 
-// matched returns how many bytes at the start of p follow the lead byte
-// p[0], whose first-byte entry is x: the sequence length when p starts with
-// a well-formed sequence, else the length of the maximal ill-formed
-// subpart. p must hold the whole sequence length.
-func matched(p []byte, x uint8) int {
-	ar := acceptRanges[x>>4]
-	if c := p[1]; c < ar.lo || ar.hi < c {
-		return 1
-	}
-	size := int(x & 7)
-	if size == 2 || p[2]&0xC0 != 0x80 {
-		return 2
-	}
-	if size == 3 || p[3]&0xC0 != 0x80 {
-		return 3
-	}
-	return 4
-}
-
 // kind is what the core does with the unit at the start of its input.
 type kind uint8
 
