@@ -191,6 +191,33 @@ func classifyGeneric(src []byte, out []blockClass) {
 // maxMarks. With an OnInvalid function, each subpart is recorded as it is
 // found.
 func (t *Transformer) denseFast(dst, src []byte, pos int, marks *[]mark) (nDst, nSrc int) {
+	return t.denseBlocks(dst, src, len(src), pos, marks)
+}
+
+// denseTail is denseFast for the end of the input, shorter than denseFast
+// takes: src, at most denseTailMax bytes, is copied into a buffer padded
+// with zeros, which no sequence can take as continuation bytes, so that
+// every unit ends within src. Since a sequence cut short by the end of src
+// is then ill-formed, this is for the end of the stream (atEOF) only.
+func (t *Transformer) denseTail(dst, src []byte, pos int) (nDst, nSrc int) {
+	if len(src)*t.c.tab.maxOut > len(dst) {
+		return 0, 0
+	}
+	// The output goes through a buffer too, which has the room for
+	// whole blocks that denseBlocks asks.
+	var in [denseTailMax + 72]byte
+	var out [4 * (67*8 + 16)]byte
+	n := copy(in[:], src)
+	nd, ns := t.denseBlocks(out[:], in[:n+72], n, pos, nil)
+	return copy(dst, out[:nd]), ns
+}
+
+// denseTailMax is the longest input denseTail takes.
+const denseTailMax = 136
+
+// denseBlocks is denseFast on src[:end]: bytes from end on are zeros
+// that only pad the look-ahead.
+func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) (nDst, nSrc int) {
 	tab := t.c.tab
 	cb := t.c.o.onInvalid != nil
 	// A block at p is classified from src[p:p+67], and its valid runs are
@@ -263,13 +290,15 @@ func (t *Transformer) denseFast(dst, src []byte, pos int, marks *[]mark) (nDst, 
 		// the last unit (the leading held bytes), or those before a
 		// byte an option must see.
 		cnt, done := blk, false
-		if p+blk > lim || len(dst)-j < 2*need || k+blk > maxK || clean >= cleanBlocks {
+		if p+blk > lim && end < len(src) && len(dst)-j >= 2*need {
+			// The padded end: every unit ends by end.
+			cnt, done = end-p, true
+		} else if p+blk > lim || len(dst)-j < 2*need || k+blk > maxK || clean >= cleanBlocks {
 			cnt, done = bits.TrailingZeros64(^own), true
-		} else if len(tab.stops) > 0 {
-			for _, s := range tab.stops {
-				if i := bytes.IndexByte(src[p:p+cnt], s); i >= 0 {
-					cnt, done = i, true
-				}
+		}
+		if len(tab.stops) > 0 {
+			if i := t.stopAt(src, p, p+cnt); i < p+cnt {
+				cnt, done = i-p, true
 			}
 		}
 		keep := ^uint64(0)
@@ -423,13 +452,7 @@ func (t *Transformer) repair(dst, src []byte, cls *[8]blockClass, st *repairStat
 	if n > 0 && len(tab.stops) > 0 {
 		// Only the blocks before a byte an option must see: the Go
 		// loop stops there.
-		end := st.p + n*blk
-		for _, s := range tab.stops {
-			if i := bytes.IndexByte(src[st.p:end], s); i >= 0 {
-				end = st.p + i
-			}
-		}
-		n = (end - st.p) / blk
+		n = (t.stopAt(src, st.p, st.p+n*blk) - st.p) / blk
 	}
 	st.jmax = len(dst) - (blk*tab.maxOut + blk + 8)
 	st.cleanMax = cleanBlocks
@@ -440,4 +463,27 @@ func (t *Transformer) repair(dst, src []byte, cls *[8]blockClass, st *repairStat
 	p0 := st.p
 	repairBlocks(dst, src, cls[:n], tab, st)
 	return st.p == p0+n*blk && st.clean < cleanBlocks
+}
+
+// stopAt returns the position of the first unit in src[lo:hi] that an
+// option must see, or hi if there is none. Under OPTU8 that is only an EE
+// that starts a well-formed sequence in the escape range: any other EE is
+// copied, or is ill-formed, as the tables say. src must hold 2 bytes past
+// hi.
+func (t *Transformer) stopAt(src []byte, lo, hi int) int {
+	for _, s := range t.c.tab.stops {
+		for i := lo; i < hi; i++ {
+			k := bytes.IndexByte(src[i:hi], s)
+			if k < 0 {
+				break
+			}
+			i += k
+			if s != 0xEE || t.c.policy != OPTU8 ||
+				src[i+2]&0xC0 == 0x80 && src[i+1] <= 0xBF && t.c.optu8Escaped(src[i+1], src[i+2]) {
+				hi = i
+				break
+			}
+		}
+	}
+	return hi
 }

@@ -90,13 +90,20 @@ func denseInputs() [][]byte {
 	rng := rand.New(rand.NewPCG(3, 4))
 	bad := []byte{0x80, 0xBF, 0xC0, 0xC3, 0xE0, 0xE2, 0xED, 0xEE, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF, 0x00}
 	var ins [][]byte
-	for _, size := range []int{137, 1000, 5000} {
+	for _, size := range []int{20, 70, 137, 1000, 5000} {
 		for _, per := range []int{1, 5, 30, 100} { // ill-formed bytes per 100
 			for _, base := range []string{"latin1", "emoji", "random"} {
 				b := textgen.Make(base, size)
 				for i := range b {
 					if rng.IntN(100) < per {
 						b[i] = bad[rng.IntN(len(bad))]
+					}
+				}
+				// Sequences that OPTU8 (and NoNUL) escape, and ones
+				// next to them that it copies.
+				for _, esc := range []string{"\uEF80", "\uEFFF", "\uEF00", "\uEE80", "\uEDFF"} {
+					if i := rng.IntN(size); i+3 <= size && rng.IntN(100) < 5*per {
+						copy(b[i:], esc)
 					}
 				}
 				ins = append(ins, b)

@@ -88,6 +88,11 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			nd, ns := t.denseFast(dst[nDst:], src[nSrc:], nSrc, nil)
 			nDst += nd
 			nSrc += ns
+			if atEOF && t.dense && len(src)-nSrc <= denseTailMax {
+				nd, ns = t.denseTail(dst[nDst:], src[nSrc:], nSrc)
+				nDst += nd
+				nSrc += ns
+			}
 			if nSrc == len(src) {
 				break
 			}
@@ -128,6 +133,16 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 				break
 			}
 			continue
+		}
+		if atEOF && len(src)-nSrc <= denseTailMax && t.fastDense() {
+			// The last few bytes of the stream, from an ill-formed unit
+			// on: one pass of the block loop costs less than a round
+			// trip for each unit.
+			if nd, ns := t.denseTail(dst[nDst:], src[nSrc:], nSrc); ns > 0 {
+				nDst += nd
+				nSrc += ns
+				continue
+			}
 		}
 		nd, ns, uerr := t.step(dst[nDst:], src[nSrc:], atEOF, nSrc)
 		nDst += nd
