@@ -166,187 +166,42 @@ GLOBL shift3<>(SB), RODATA|NOPTR, $64
 TEXT ·validAVX2(SB), NOSPLIT, $0-32
 	MOVQ p_base+0(FP), SI
 	MOVQ p_len+8(FP), DX
-	XORL AX, AX
-	CMPQ DX, $32
-	JB   done
-	LEAQ -32(DX), BX  // start of the last whole block
-	LEAQ -128(DX), R8 // start of the last run of four blocks; may be negative
-
-	SETUP2 // Y7: the last block's unfinished sequence, if any
-
-	// The first block has nothing before it: shift zeros in.
-	VMOVDQU    (SI), Y0
-	VPMOVMSKB  Y0, CX
-	TESTL      CX, CX
-	JZ         ascii
-	FIRST2
-	JMP        check
-
-loop:
-	CMPQ      AX, BX
-	JA        tail
-	VMOVDQU   (SI)(AX*1), Y0
-	VPMOVMSKB Y0, CX
-	TESTL     CX, CX
-	JZ        ascii
-	PREV2
-
-check:
-	CHECK2
-	JNZ      found
-	VPSUBUSB Y8, Y0, Y7
-	ADDQ     $32, AX
-	JMP      loop
-
-ascii:
-	// An ASCII block is well-formed unless the block before it ended
-	// inside a sequence.
-	VPTEST Y7, Y7
-	JNZ    done
-	ADDQ   $32, AX
-	VPXOR  Y7, Y7, Y7
-
-asciiRun:
-	// Skip ASCII four blocks at a time.
-	CMPQ      AX, R8
-	JGT       loop
-	VMOVDQU   (SI)(AX*1), Y0
-	VPOR      32(SI)(AX*1), Y0, Y0
-	VMOVDQU   64(SI)(AX*1), Y1
-	VPOR      96(SI)(AX*1), Y1, Y1
-	VPOR      Y1, Y0, Y0
-	VPMOVMSKB Y0, CX
-	TESTL     CX, CX
-	JNZ       loop
-	ADDQ      $128, AX
-	JMP       asciiRun
-
-tail:
-	// AX > len-32. Check the last 32 bytes again, overlapping what was
-	// checked, when at least 3 bytes lie before them.
-	CMPQ    AX, DX
-	JEQ     end
-	CMPQ    BX, $3
-	JB      done
-	MOVQ    BX, AX
-	VMOVDQU (SI)(AX*1), Y0
-	PREV2
-	CHECK2
-	JNZ      found
-	VPSUBUSB Y8, Y0, Y7
-
-end:
-	// All of p holds no error; it is well-formed unless it ends inside a
-	// sequence. If it does, report one byte less: the caller backs up.
-	MOVQ   DX, AX
-	VPTEST Y7, Y7
-	JZ     done
-	DECQ   AX
-	JMP    done
-
-found:
-	// Y4 flags the errors of the block at AX: return the offset of the
-	// first. Positions before it were checked already, or are in an
-	// earlier block.
-	FOUND2
-
-done:
-	VZEROUPPER
+#define STORE2(reg, off)
+#define ASCII2 \
+	VMOVDQU 0(SI)(AX*1), Y0     \
+	VPOR    32(SI)(AX*1), Y0, Y0 \
+	VMOVDQU 64(SI)(AX*1), Y1    \
+	VPOR    96(SI)(AX*1), Y1, Y1 \
+	VPOR    Y1, Y0, Y0
+#include "valid2_amd64.h"
+#undef STORE2
+#undef ASCII2
 	MOVQ AX, ret+24(FP)
 	RET
 
 // func copyValidAVX2(dst, src []byte) int
 // Requires AVX2. It is validAVX2 that stores every block it loads from src
-// to dst; the comments there hold here too.
+// to dst.
 TEXT ·copyValidAVX2(SB), NOSPLIT, $0-56
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), DX
-	XORL AX, AX
-	CMPQ DX, $32
-	JB   done
-	LEAQ -32(DX), BX
-	LEAQ -128(DX), R8
-	SETUP2
-
-	VMOVDQU   (SI), Y0
-	VMOVDQU   Y0, (DI)
-	VPMOVMSKB Y0, CX
-	TESTL     CX, CX
-	JZ        ascii
-	FIRST2
-	JMP       check
-
-loop:
-	CMPQ      AX, BX
-	JA        tail
-	VMOVDQU   (SI)(AX*1), Y0
-	VMOVDQU   Y0, (DI)(AX*1)
-	VPMOVMSKB Y0, CX
-	TESTL     CX, CX
-	JZ        ascii
-	PREV2
-
-check:
-	CHECK2
-	JNZ      found
-	VPSUBUSB Y8, Y0, Y7
-	ADDQ     $32, AX
-	JMP      loop
-
-ascii:
-	VPTEST Y7, Y7
-	JNZ    done
-	ADDQ   $32, AX
-	VPXOR  Y7, Y7, Y7
-
-asciiRun:
-	// Load and store the four blocks, then test them; if one is not
-	// ASCII, loop loads and stores it again.
-	CMPQ      AX, R8
-	JGT       loop
-	VMOVDQU   (SI)(AX*1), Y0
-	VMOVDQU   32(SI)(AX*1), Y1
-	VMOVDQU   64(SI)(AX*1), Y2
-	VMOVDQU   96(SI)(AX*1), Y3
-	VMOVDQU   Y0, (DI)(AX*1)
-	VMOVDQU   Y1, 32(DI)(AX*1)
-	VMOVDQU   Y2, 64(DI)(AX*1)
-	VMOVDQU   Y3, 96(DI)(AX*1)
-	VPOR      Y1, Y0, Y0
-	VPOR      Y3, Y2, Y2
-	VPOR      Y2, Y0, Y0
-	VPMOVMSKB Y0, CX
-	TESTL     CX, CX
-	JNZ       loop
-	ADDQ      $128, AX
-	JMP       asciiRun
-
-tail:
-	CMPQ    AX, DX
-	JEQ     end
-	CMPQ    BX, $3
-	JB      done
-	MOVQ    BX, AX
-	VMOVDQU (SI)(AX*1), Y0
-	VMOVDQU Y0, (DI)(AX*1)
-	PREV2
-	CHECK2
-	JNZ      found
-	VPSUBUSB Y8, Y0, Y7
-
-end:
-	MOVQ   DX, AX
-	VPTEST Y7, Y7
-	JZ     done
-	DECQ   AX
-	JMP    done
-
-found:
-	FOUND2
-
-done:
-	VZEROUPPER
+#define STORE2(reg, off) VMOVDQU reg, off(DI)(AX*1)
+#define ASCII2 \
+	VMOVDQU 0(SI)(AX*1), Y0  \
+	VMOVDQU 32(SI)(AX*1), Y1 \
+	VMOVDQU 64(SI)(AX*1), Y2 \
+	VMOVDQU 96(SI)(AX*1), Y3 \
+	STORE2(Y0, 0)            \
+	STORE2(Y1, 32)           \
+	STORE2(Y2, 64)           \
+	STORE2(Y3, 96)           \
+	VPOR    Y1, Y0, Y0       \
+	VPOR    Y3, Y2, Y2       \
+	VPOR    Y2, Y0, Y0
+#include "valid2_amd64.h"
+#undef STORE2
+#undef ASCII2
 	MOVQ AX, ret+48(FP)
 	RET
 
@@ -408,302 +263,46 @@ done:
 // Requires AVX2, AVX-512 F, BW and VBMI, and BMI2. It returns the offset
 // of the first byte flagged in an error, or len(p).
 TEXT ·validAVX512(SB), NOSPLIT, $0-32
-	MOVQ  p_base+0(FP), SI
-	MOVQ  p_len+8(FP), DX
-	XORL  AX, AX
-	TESTQ DX, DX
-	JZ    done512
-	LEAQ  -256(DX), R8 // start of the last run of four blocks; may be negative
-	MOVL  $64, R9      // size of the block being checked
-
-	SETUP4 // K7: the last block's unfinished sequence, if any
-
-	MOVQ      DX, CX
-	CMPQ      DX, $64
-	JB        tail512
-	VMOVDQU64 (SI), Z0
-	VPMOVB2M  Z0, K1
-	KORTESTQ  K1, K1
-	JZ        ascii512
-	JMP       masked512
-
-loop512:
-	MOVQ      DX, CX
-	SUBQ      AX, CX
-	CMPQ      CX, $128
-	JB        single512
-
-	// Two blocks at a time.
-	VMOVDQU64 (SI)(AX*1), Z0
-	VMOVDQU64 64(SI)(AX*1), Z7
-	VPORQ     Z0, Z7, Z8
-	VPMOVB2M  Z8, K1
-	KORTESTQ  K1, K1
-	JZ        ascii512
-	PREV4
-	VMOVDQU64 63(SI)(AX*1), Z9
-	VMOVDQU64 62(SI)(AX*1), Z10
-	VMOVDQU64 61(SI)(AX*1), Z11
-	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
-	CHECK4(Z7, Z9, Z10, Z11, Z12, Z13, Z14, K2)
-	KORTESTQ  K1, K2
-	JNZ       found2
-	VPCMPUB   $6, Z25, Z7, K7
-	ADDQ      $128, AX
-	JMP       loop512
-
-found2:
-	KORTESTQ K1, K1
-	JNZ      found512
-	ADDQ     $64, AX
-	KMOVQ    K2, K1
-	JMP      found512
-
-single512:
-	CMPQ      CX, $64
-	JB        tail512
-	VMOVDQU64 (SI)(AX*1), Z0
-	VPMOVB2M  Z0, K1
-	KORTESTQ  K1, K1
-	JZ        ascii512
-	PREV4
-
-check512:
-	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
-	KORTESTQ K1, K1
-	JNZ      found512
-	VPCMPUB  $6, Z25, Z0, K7
-	ADDQ     R9, AX
-	JMP      loop512
-
-ascii512:
-	// The block at AX is ASCII, and well-formed unless the block before
-	// it ended inside a sequence.
-	KORTESTQ K7, K7
-	JNZ      done512
-	ADDQ     $64, AX
-	KXORQ    K7, K7, K7
-
-asciiRun512:
-	CMPQ       AX, R8
-	JGT        loop512
-	VMOVDQU64  (SI)(AX*1), Z0
-	VMOVDQU64  64(SI)(AX*1), Z1
-	VPTERNLOGD $0xfe, 128(SI)(AX*1), Z1, Z0
+	MOVQ p_base+0(FP), SI
+	MOVQ p_len+8(FP), DX
+#define STORE4(reg, off)
+#define STOREMASK4
+#define ASCII4 \
+	VMOVDQU64  0(SI)(AX*1), Z0              \
+	VMOVDQU64  64(SI)(AX*1), Z1             \
+	VPTERNLOGD $0xfe, 128(SI)(AX*1), Z1, Z0 \
 	VPORQ      192(SI)(AX*1), Z0, Z0
-	VPMOVB2M   Z0, K1
-	KORTESTQ   K1, K1
-	JNZ        loop512
-	ADDQ       $256, AX
-	JMP        asciiRun512
-
-tail512:
-	// CX = len-AX < 64 bytes are left.
-	TESTQ CX, CX
-	JZ    end512
-	MOVQ  CX, R9
-
-masked512:
-	// Check the R9 bytes at AX. A masked load whose masked-off bytes lie
-	// across a page boundary can cost hundreds of cycles, so only inputs
-	// shorter than 64 bytes load past the end of p, and none before it.
-	MOVQ  $-1, R10
-	BZHIQ R9, R10, R11
-	KMOVQ R11, K2
-	TESTQ AX, AX
-	JNZ   last512
-
-	// The first block: shift in zeros for the bytes before p. Bytes
-	// past the end of p are zeros too, so that an unfinished sequence
-	// at the end shows as an error.
-	VMOVDQU8.Z (SI), K2, Z0
-	FIRST4
-	JMP        check512
-
-last512:
-	// Fewer than 64 bytes are left after AX >= 64. Check the last 64
-	// bytes of p again, overlapping what was checked, when at least 3
-	// bytes lie before them (the first flag cannot come before AX), and
-	// otherwise leave the 1 or 2 bytes left to the caller.
-	LEAQ      -64(DX), R11
-	CMPQ      R11, $3
-	JB        done512
-	MOVQ      R11, AX
-	MOVL      $64, R9
-	VMOVDQU64 (SI)(AX*1), Z0
-	PREV4
-	JMP       check512
-
-end512:
-	// As in validAVX2.
-	MOVQ     DX, AX
-	KORTESTQ K7, K7
-	JZ       done512
-	DECQ     AX
-	JMP      done512
-
-found512:
-	// K1 flags the errors of the block at AX. A flag in the padding of
-	// the last block means that p ends inside a sequence.
-	KMOVQ  K1, CX
-	TZCNTQ CX, CX
-	ADDQ   CX, AX
-	CMPQ   AX, DX
-	JB     done512
-	LEAQ   -1(DX), AX
-
-done512:
-	VZEROUPPER
+#include "valid4_amd64.h"
+#undef STORE4
+#undef STOREMASK4
+#undef ASCII4
 	MOVQ AX, ret+24(FP)
 	RET
 
 // func copyValidAVX512(dst, src []byte) int
 // Requires what validAVX512 requires. It is validAVX512 that stores every
 // block it loads from src to dst, and the first block of an input shorter
-// than 64 bytes with the mask it is loaded with; the comments there hold
-// here too.
+// than 64 bytes with the mask it is loaded with.
 TEXT ·copyValidAVX512(SB), NOSPLIT, $0-56
-	MOVQ  dst_base+0(FP), DI
-	MOVQ  src_base+24(FP), SI
-	MOVQ  src_len+32(FP), DX
-	XORL  AX, AX
-	TESTQ DX, DX
-	JZ    done512
-	LEAQ  -256(DX), R8
-	MOVL  $64, R9
-	SETUP4
-
-	MOVQ      DX, CX
-	CMPQ      DX, $64
-	JB        tail512
-	VMOVDQU64 (SI), Z0
-	VMOVDQU64 Z0, (DI)
-	VPMOVB2M  Z0, K1
-	KORTESTQ  K1, K1
-	JZ        ascii512
-	JMP       masked512
-
-loop512:
-	MOVQ      DX, CX
-	SUBQ      AX, CX
-	CMPQ      CX, $128
-	JB        single512
-	VMOVDQU64 (SI)(AX*1), Z0
-	VMOVDQU64 64(SI)(AX*1), Z7
-	VMOVDQU64 Z0, (DI)(AX*1)
-	VMOVDQU64 Z7, 64(DI)(AX*1)
-	VPORQ     Z0, Z7, Z8
-	VPMOVB2M  Z8, K1
-	KORTESTQ  K1, K1
-	JZ        ascii512
-	PREV4
-	VMOVDQU64 63(SI)(AX*1), Z9
-	VMOVDQU64 62(SI)(AX*1), Z10
-	VMOVDQU64 61(SI)(AX*1), Z11
-	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
-	CHECK4(Z7, Z9, Z10, Z11, Z12, Z13, Z14, K2)
-	KORTESTQ  K1, K2
-	JNZ       found2
-	VPCMPUB   $6, Z25, Z7, K7
-	ADDQ      $128, AX
-	JMP       loop512
-
-found2:
-	KORTESTQ K1, K1
-	JNZ      found512
-	ADDQ     $64, AX
-	KMOVQ    K2, K1
-	JMP      found512
-
-single512:
-	CMPQ      CX, $64
-	JB        tail512
-	VMOVDQU64 (SI)(AX*1), Z0
-	VMOVDQU64 Z0, (DI)(AX*1)
-	VPMOVB2M  Z0, K1
-	KORTESTQ  K1, K1
-	JZ        ascii512
-	PREV4
-
-check512:
-	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
-	KORTESTQ K1, K1
-	JNZ      found512
-	VPCMPUB  $6, Z25, Z0, K7
-	ADDQ     R9, AX
-	JMP      loop512
-
-ascii512:
-	KORTESTQ K7, K7
-	JNZ      done512
-	ADDQ     $64, AX
-	KXORQ    K7, K7, K7
-
-asciiRun512:
-	// As in copyValidAVX2's asciiRun.
-	CMPQ       AX, R8
-	JGT        loop512
-	VMOVDQU64  (SI)(AX*1), Z0
-	VMOVDQU64  64(SI)(AX*1), Z1
-	VMOVDQU64  128(SI)(AX*1), Z2
-	VMOVDQU64  192(SI)(AX*1), Z3
-	VMOVDQU64  Z0, (DI)(AX*1)
-	VMOVDQU64  Z1, 64(DI)(AX*1)
-	VMOVDQU64  Z2, 128(DI)(AX*1)
-	VMOVDQU64  Z3, 192(DI)(AX*1)
-	VPTERNLOGD $0xfe, Z2, Z1, Z0
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), DX
+#define STORE4(reg, off) VMOVDQU64 reg, off(DI)(AX*1)
+#define STOREMASK4 VMOVDQU8 Z0, K2, (DI)
+#define ASCII4 \
+	VMOVDQU64  0(SI)(AX*1), Z0   \
+	VMOVDQU64  64(SI)(AX*1), Z1  \
+	VMOVDQU64  128(SI)(AX*1), Z2 \
+	VMOVDQU64  192(SI)(AX*1), Z3 \
+	STORE4(Z0, 0)                \
+	STORE4(Z1, 64)               \
+	STORE4(Z2, 128)              \
+	STORE4(Z3, 192)              \
+	VPTERNLOGD $0xfe, Z2, Z1, Z0 \
 	VPORQ      Z3, Z0, Z0
-	VPMOVB2M   Z0, K1
-	KORTESTQ   K1, K1
-	JNZ        loop512
-	ADDQ       $256, AX
-	JMP        asciiRun512
-
-tail512:
-	TESTQ CX, CX
-	JZ    end512
-	MOVQ  CX, R9
-
-masked512:
-	MOVQ  $-1, R10
-	BZHIQ R9, R10, R11
-	KMOVQ R11, K2
-	TESTQ AX, AX
-	JNZ   last512
-
-	// Store with the mask of the load: never past len(src) in dst.
-	VMOVDQU8.Z (SI), K2, Z0
-	VMOVDQU8   Z0, K2, (DI)
-	FIRST4
-	JMP        check512
-
-last512:
-	LEAQ      -64(DX), R11
-	CMPQ      R11, $3
-	JB        done512
-	MOVQ      R11, AX
-	MOVL      $64, R9
-	VMOVDQU64 (SI)(AX*1), Z0
-	VMOVDQU64 Z0, (DI)(AX*1)
-	PREV4
-	JMP       check512
-
-end512:
-	MOVQ     DX, AX
-	KORTESTQ K7, K7
-	JZ       done512
-	DECQ     AX
-	JMP      done512
-
-found512:
-	KMOVQ  K1, CX
-	TZCNTQ CX, CX
-	ADDQ   CX, AX
-	CMPQ   AX, DX
-	JB     done512
-	LEAQ   -1(DX), AX
-
-done512:
-	VZEROUPPER
+#include "valid4_amd64.h"
+#undef STORE4
+#undef STOREMASK4
+#undef ASCII4
 	MOVQ AX, ret+48(FP)
 	RET

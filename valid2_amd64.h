@@ -1,0 +1,91 @@
+// The body of validAVX2 and copyValidAVX2, which valid_amd64.s includes
+// in each: SI and DX hold the input and its length, and STORE2(reg, off)
+// stores reg at DI+AX+off in copyValidAVX2 and does nothing in validAVX2,
+// and ASCII2 loads (and stores) the four blocks at AX and ORs them into Y0.
+// It leaves the result in AX.
+
+	XORL AX, AX
+	CMPQ DX, $32
+	JB   done
+	LEAQ -32(DX), BX  // start of the last whole block
+	LEAQ -128(DX), R8 // start of the last run of four blocks; may be negative
+
+	SETUP2 // Y7: the last block's unfinished sequence, if any
+
+	// The first block has nothing before it: shift zeros in.
+	VMOVDQU    (SI), Y0
+	STORE2(Y0, 0)
+	VPMOVMSKB  Y0, CX
+	TESTL      CX, CX
+	JZ         ascii
+	FIRST2
+	JMP        check
+
+loop:
+	CMPQ      AX, BX
+	JA        tail
+	VMOVDQU   (SI)(AX*1), Y0
+	STORE2(Y0, 0)
+	VPMOVMSKB Y0, CX
+	TESTL     CX, CX
+	JZ        ascii
+	PREV2
+
+check:
+	CHECK2
+	JNZ      found
+	VPSUBUSB Y8, Y0, Y7
+	ADDQ     $32, AX
+	JMP      loop
+
+ascii:
+	// An ASCII block is well-formed unless the block before it ended
+	// inside a sequence.
+	VPTEST Y7, Y7
+	JNZ    done
+	ADDQ   $32, AX
+	VPXOR  Y7, Y7, Y7
+
+asciiRun:
+	// Skip ASCII four blocks at a time.
+	CMPQ      AX, R8
+	JGT       loop
+	ASCII2 // Y0 = the OR of the four blocks at AX
+	VPMOVMSKB Y0, CX
+	TESTL     CX, CX
+	JNZ       loop
+	ADDQ      $128, AX
+	JMP       asciiRun
+
+tail:
+	// AX > len-32. Check the last 32 bytes again, overlapping what was
+	// checked, when at least 3 bytes lie before them.
+	CMPQ    AX, DX
+	JEQ     end
+	CMPQ    BX, $3
+	JB      done
+	MOVQ    BX, AX
+	VMOVDQU (SI)(AX*1), Y0
+	STORE2(Y0, 0)
+	PREV2
+	CHECK2
+	JNZ      found
+	VPSUBUSB Y8, Y0, Y7
+
+end:
+	// All of p holds no error; it is well-formed unless it ends inside a
+	// sequence. If it does, report one byte less: the caller backs up.
+	MOVQ   DX, AX
+	VPTEST Y7, Y7
+	JZ     done
+	DECQ   AX
+	JMP    done
+
+found:
+	// Y4 flags the errors of the block at AX: return the offset of the
+	// first. Positions before it were checked already, or are in an
+	// earlier block.
+	FOUND2
+
+done:
+	VZEROUPPER
