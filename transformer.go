@@ -88,11 +88,6 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			nd, ns := t.denseFast(dst[nDst:], src[nSrc:], nSrc, nil)
 			nDst += nd
 			nSrc += ns
-			if atEOF && t.dense && len(src)-nSrc <= denseTailMax {
-				nd, ns = t.denseTail(dst[nDst:], src[nSrc:], nSrc)
-				nDst += nd
-				nSrc += ns
-			}
 			if nSrc == len(src) {
 				break
 			}
