@@ -101,21 +101,25 @@ const (
 // core holds the decisions: the policy and the options, fixed at construction.
 // Its methods are pure functions of their arguments.
 type core struct {
+	o      *options // shared and read-only: defaultOptions when no Option was given
 	policy Policy
-	o      options
 	// slow is set when span must look for more than ill-formed bytes:
 	// OPTU8's escape range, or NUL.
 	slow bool
-	// tab serves denseFast; it is looked up when first needed, and noTab
-	// is set when there is none for this policy and these options.
-	tab   *denseTable
+	// noTab is set when there is no table to serve denseFast for this
+	// policy and these options; tab is looked up when first needed.
 	noTab bool
+	tab   *denseTable
 }
 
 // init sets up c in place for policy p and opts.
 func (c *core) init(p Policy, opts []Option) {
-	*c = core{policy: p}
-	c.o.init(opts)
+	*c = core{o: &defaultOptions, policy: p}
+	if len(opts) > 0 {
+		// Only a value with options pays for a copy of its own.
+		c.o = new(options)
+		c.o.init(opts)
+	}
 	c.slow = p == OPTU8 || c.o.noNUL
 }
 

@@ -134,13 +134,14 @@ func OnStats(f func(r *http.Request, body, response Stats)) Option {
 func Middleware(p Policy, opts ...Option) func(http.Handler) http.Handler {
 	c := new(core)
 	c.init(p, opts)
-	if !c.o.mw.typesSet {
-		c.o.mw.types = defaultContentTypes
+	mw := c.o.mw
+	if !mw.typesSet {
+		mw.types = defaultContentTypes
 	}
 	m := &middleware{
 		p:       p,
 		opts:    append([]Option(nil), opts...),
-		o:       c.o.mw,
+		o:       mw,
 		resizes: c.resizes(),
 	}
 	return func(next http.Handler) http.Handler {

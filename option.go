@@ -25,10 +25,14 @@ type options struct {
 	mw          middlewareOptions // options of Middleware only, in middleware.go
 }
 
+// defaultOptions are the options of a value made with none. It is never
+// written to.
+var defaultOptions = options{bufSize: 4096, replacement: "\uFFFD"}
+
 // init sets o to the defaults and applies opts. It works in place, so that
 // o is not copied to the heap on its way to the functions.
 func (o *options) init(opts []Option) {
-	*o = options{bufSize: 4096, replacement: "\uFFFD"}
+	*o = defaultOptions
 	for _, f := range opts {
 		f(o)
 	}

@@ -20,6 +20,9 @@ const (
 	// transformed. A Reader never holds more input than this, or than
 	// BufferSize if that is larger.
 	maxDirect = 64 << 10
+	// copySize is the size of the buffer, src, that WriteTo reads into
+	// when the underlying reader is not an io.WriterTo.
+	copySize = 32 << 10
 	// maxEmptyReads is how many reads in a row may return 0, nil before
 	// Read gives up with io.ErrNoProgress, as bufio does.
 	maxEmptyReads = 100
@@ -43,8 +46,8 @@ var errNegativeRead = errors.New("utf8stream: reader returned invalid count")
 //
 // A Reader is not safe for concurrent use.
 type Reader struct {
-	r      io.Reader
-	direct bool // the policy never needs the input after the first ill-formed subpart
+	r io.Reader
+	t Transformer
 
 	src    []byte // input not yet transformed: src[s0:s1]
 	s0, s1 int
@@ -53,17 +56,18 @@ type Reader struct {
 	rerr   error // the underlying reader's error, returned after the bytes before it
 	err    error // sticky: returned by every Read once the bytes before it are out
 
-	wr      Writer      // WriteTo's writer; wr.t is rd's Transformer, used by Read too
-	cw      countWriter // WriteTo's count of bytes written
-	copyBuf []byte      // WriteTo's read buffer, when r is not an io.WriterTo
+	cw     countWriter // WriteTo's writer, and the bytes written to it
+	tail   [4]byte     // under Reject, WriteTo's unfinished sequence
+	ntail  uint8
+	direct bool    // the policy never needs the input after the first ill-formed subpart
+	wr     *Writer // WriteTo's Writer under the other policies, made on first use
 }
 
 // NewReader returns a Reader that applies policy p to what it reads from r.
 func NewReader(r io.Reader, p Policy, opts ...Option) *Reader {
 	rd := new(Reader)
-	rd.wr.t.init(p, opts)
-	o := &rd.wr.t.c.o
-	rd.direct = p == Reject && !o.stripBOM && !o.cesu8 && !o.mutf8
+	rd.t.init(p, opts)
+	rd.direct = !rd.t.c.resizes()
 	rd.Reset(r)
 	return rd
 }
@@ -72,14 +76,15 @@ func NewReader(r io.Reader, p Policy, opts ...Option) *Reader {
 // but keeps its buffers.
 func (rd *Reader) Reset(r io.Reader) {
 	rd.r = r
-	rd.wr.t.Reset()
+	rd.t.Reset()
 	rd.s0, rd.s1 = 0, 0
+	rd.ntail = 0
 	rd.out = nil
 	rd.rerr, rd.err = nil, nil
 }
 
 // Stats returns the counts of ill-formed input read so far.
-func (rd *Reader) Stats() Stats { return rd.wr.t.stats }
+func (rd *Reader) Stats() Stats { return rd.t.stats }
 
 // Read implements [io.Reader].
 func (rd *Reader) Read(p []byte) (int, error) {
@@ -131,7 +136,7 @@ func (rd *Reader) readDirect(p []byte) (n, m int, err error) {
 	rd.s0, rd.s1 = 0, 0
 	lim := len(p)
 	if !rd.direct {
-		lim = min(lim, max(maxDirect, rd.wr.t.c.o.bufSize))
+		lim = min(lim, max(maxDirect, rd.t.c.o.bufSize))
 	}
 	m, rd.rerr = rd.r.Read(p[k:lim])
 	if m < 0 || m > lim-k {
@@ -140,14 +145,14 @@ func (rd *Reader) readDirect(p []byte) (n, m int, err error) {
 	}
 	end := k + m
 	atEOF := rd.rerr == io.EOF
-	n, serr := rd.wr.t.Span(p[:end], atEOF)
+	n, serr := rd.t.Span(p[:end], atEOF)
 	if serr == nil {
 		return n, m, nil
 	}
 	if rd.direct && serr == transform.ErrEndOfSpan {
 		// Under Reject the unit at n is ill-formed, and nothing after it
 		// is ever read: compute the error now and keep no input.
-		_, _, err := rd.wr.t.Transform(nil, p[n:end], atEOF)
+		_, _, err := rd.t.Transform(nil, p[n:end], atEOF)
 		rd.fail(err)
 	} else {
 		rd.src = append(rd.src[:0], p[n:end]...)
@@ -166,7 +171,7 @@ func (rd *Reader) readBuffered() (int, error) {
 		rd.s1 = copy(rd.src, rd.src[rd.s0:rd.s1])
 		rd.s0 = 0
 	}
-	if size := rd.wr.t.c.o.bufSize; cap(rd.src) < size {
+	if size := rd.t.c.o.bufSize; cap(rd.src) < size {
 		rd.src = append(make([]byte, 0, size), rd.src[:rd.s1]...)
 	}
 	rd.src = rd.src[:cap(rd.src)]
@@ -190,7 +195,7 @@ func (rd *Reader) drain(p []byte) (int, error) {
 		}
 		dst = rd.outBuf
 	}
-	nDst, nSrc, err := rd.wr.t.Transform(dst, rd.src[rd.s0:rd.s1], rd.rerr == io.EOF)
+	nDst, nSrc, err := rd.t.Transform(dst, rd.src[rd.s0:rd.s1], rd.rerr == io.EOF)
 	rd.s0 += nSrc
 	if len(p) < minOut {
 		n := copy(p, dst[:nDst])
@@ -226,36 +231,83 @@ func (rd *Reader) fail(err error) {
 // writes the rest of the stream, with the policy applied, to w. When the
 // underlying reader is an [io.WriterTo] itself (a [bytes.Reader], an
 // [os.File]), its chunks go through the core to w without being copied into
-// a buffer of rd's, as [Writer] passes valid input on. WriteTo returns the
-// number of bytes written to w, and a nil error at the end of the stream.
-// The errors are those Read would return, and rd is at the end of the stream
+// a buffer of rd's, as [Writer] passes valid input on. WriteTo may follow
+// calls to Read: what they left behind goes first. It returns the number of
+// bytes written to w, and a nil error at the end of the stream. The errors
+// are those Read would return, and rd is at the end of the stream
 // afterwards.
 func (rd *Reader) WriteTo(w io.Writer) (n int64, err error) {
 	rd.cw = countWriter{w: w}
-	if len(rd.out) > 0 || rd.s0 < rd.s1 || rd.rerr != nil || rd.err != nil {
-		// An earlier Read left input or output behind: finish through Read.
-		n, err = rd.copyRead(&rd.cw)
-		rd.cw.w = nil
-		return n, err
-	}
-	wr := &rd.wr
-	wr.w, wr.ntail, wr.buf, wr.marks = &rd.cw, 0, wr.buf[:0], wr.marks[:0]
-	wr.err, wr.cerr, wr.closed = nil, nil, false
-	if wt, ok := rd.r.(io.WriterTo); ok {
-		_, err = wt.WriteTo(wr)
-	} else {
-		if rd.copyBuf == nil {
-			rd.copyBuf = make([]byte, 32<<10)
+	defer func() { rd.cw.w = nil }()
+	if len(rd.out) > 0 {
+		// Output a Read with a short p left behind.
+		err = rd.pass(rd.out)
+		rd.out = nil
+		if err != nil {
+			rd.err = err
+			return rd.cw.n, err
 		}
-		err = copyNoWriterTo(wr, rd.r, rd.copyBuf)
 	}
-	// err is nil at the end of the input, or the Writer's error (under
+	if rd.err != nil {
+		if rd.err == io.EOF {
+			return rd.cw.n, nil
+		}
+		return rd.cw.n, rd.err
+	}
+	var sink io.Writer = (*rejectSink)(rd)
+	if !rd.direct {
+		if rd.wr == nil {
+			rd.wr = new(Writer)
+		}
+		wr := rd.wr
+		wr.t = rd.t
+		wr.w, wr.ntail, wr.buf, wr.marks = &rd.cw, 0, wr.buf[:0], wr.marks[:0]
+		wr.err, wr.cerr, wr.closed = nil, nil, false
+		sink = wr
+	}
+	rd.ntail = 0
+	if rd.s0 < rd.s1 {
+		// Input a Read left behind, not yet transformed.
+		_, err = sink.Write(rd.src[rd.s0:rd.s1])
+		rd.s0, rd.s1 = 0, 0
+	}
+	switch {
+	case err != nil:
+	case rd.rerr != nil:
+		// A Read met the end of the input, or an error, already.
+		if rd.rerr != io.EOF {
+			err = rd.rerr
+		}
+	default:
+		if wt, ok := rd.r.(io.WriterTo); ok {
+			_, err = wt.WriteTo(sink)
+		} else {
+			if cap(rd.src) < copySize {
+				rd.src = make([]byte, copySize)
+			}
+			err = rd.copyFrom(sink, rd.src[:cap(rd.src)])
+		}
+	}
+	// err is nil at the end of the input, or the sink's error (under
 	// Reject an *Error, or one of w), or the underlying reader's, which
 	// drops an unfinished sequence, as in Read.
-	if err == nil {
-		err = wr.Close()
+	if rd.direct {
+		if err == nil && rd.ntail > 0 {
+			_, _, err = rd.t.Transform(nil, rd.tail[:rd.ntail], true)
+		}
+		rd.ntail = 0
+	} else {
+		if err == nil {
+			err = rd.wr.Close()
+		}
+		rd.t = rd.wr.t
+		rd.wr.w = nil
 	}
-	wr.w, rd.cw.w = nil, nil
+	if _, ok := err.(*Error); ok && rd.rerr != nil && rd.rerr != io.EOF {
+		// As in Read, the underlying reader's error comes before an
+		// *Error in the same input.
+		err = rd.rerr
+	}
 	rd.err = err
 	if err == nil {
 		rd.err = io.EOF
@@ -263,34 +315,78 @@ func (rd *Reader) WriteTo(w io.Writer) (n int64, err error) {
 	return rd.cw.n, err
 }
 
-// copyRead is WriteTo's loop through Read.
-func (rd *Reader) copyRead(cw *countWriter) (int64, error) {
-	if rd.copyBuf == nil {
-		rd.copyBuf = make([]byte, 32<<10)
-	}
-	for {
-		m, err := rd.Read(rd.copyBuf)
-		if m > 0 {
-			if _, werr := cw.Write(rd.copyBuf[:m]); werr != nil {
-				return cw.n, werr
+// rejectSink is the [io.Writer] through which WriteTo passes the input under
+// a direct policy (Reject with no option that changes valid input): the
+// valid runs of each p go on to rd.cw as they are, and only an unfinished
+// sequence at the end of p is kept, in rd.tail, as in [Writer].
+type rejectSink Reader
+
+func (s *rejectSink) Write(p []byte) (n int, err error) {
+	rd := (*Reader)(s)
+	if rd.ntail > 0 {
+		// Complete the carried sequence with the first bytes of p, in
+		// tail, which has room for the longest one.
+		k := int(rd.ntail)
+		j := copy(rd.tail[k:], p)
+		buf := rd.tail[:k+j]
+		v, serr := rd.t.Span(buf, false)
+		switch {
+		case v > 0:
+			// The carried sequence is complete and valid, and so is
+			// what follows it in buf[:v].
+			rd.ntail = 0
+			if err := rd.pass(buf[:v]); err != nil {
+				return 0, err
 			}
-		}
-		if err == io.EOF {
-			return cw.n, nil
-		}
-		if err != nil {
-			return cw.n, err
+			n = v - k
+		case serr == transform.ErrShortSrc:
+			// Still unfinished: p was too short to finish it.
+			rd.ntail = uint8(len(buf))
+			return len(p), nil
+		default:
+			_, _, err = rd.t.Transform(nil, buf, false)
+			return 0, err
 		}
 	}
+	v, serr := rd.t.Span(p[n:], false)
+	if v > 0 {
+		if err := rd.pass(p[n : n+v]); err != nil {
+			return n, err
+		}
+		n += v
+	}
+	switch serr {
+	case nil:
+	case transform.ErrShortSrc:
+		rd.ntail = uint8(copy(rd.tail[:], p[n:]))
+		n = len(p)
+	default:
+		// The unit at n is ill-formed: Transform makes its *Error.
+		_, _, err = rd.t.Transform(nil, p[n:], false)
+	}
+	return n, err
 }
 
-// copyNoWriterTo copies r to w through buf until r ends; it returns nil at
-// io.EOF.
-func copyNoWriterTo(w io.Writer, r io.Reader, buf []byte) error {
+// pass writes the valid bytes b to WriteTo's writer, all of them or an error.
+func (rd *Reader) pass(b []byte) error {
+	m, err := rd.cw.Write(b)
+	if err == nil && m != len(b) {
+		err = io.ErrShortWrite
+	}
+	return err
+}
+
+// copyFrom copies the underlying reader to w through buf until it ends; it
+// returns nil at io.EOF. It keeps another error of the reader in rerr, so
+// that WriteTo can put it before an *Error in the same read, as Read does.
+func (rd *Reader) copyFrom(w io.Writer, buf []byte) error {
 	for empty := 0; ; {
-		m, err := r.Read(buf)
+		m, err := rd.r.Read(buf)
 		if m < 0 || m > len(buf) {
 			return errNegativeRead
+		}
+		if err != nil && err != io.EOF {
+			rd.rerr = err
 		}
 		if m > 0 {
 			empty = 0

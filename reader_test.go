@@ -330,25 +330,52 @@ func TestReaderWriteTo(t *testing.T) {
 	}
 }
 
-// TestReaderWriteToAfterRead mixes Read and WriteTo.
+// TestReaderWriteToAfterRead reads the first bytes of a stream with Read,
+// the rest with WriteTo, and checks the result against reading all of it
+// with Read: the same bytes, the same error, and the same Stats. The sources
+// end with io.EOF, with io.EOF alongside the last data, with another error
+// after data, and are or are not io.WriterTo.
 func TestReaderWriteToAfterRead(t *testing.T) {
-	in := "héllo \xFF wörld \xE2\x82\xAC" + strings.Repeat("z", 100) + "\xC0"
-	for _, p := range allPolicies {
-		want, wantErr := transformString(NewTransformer(p), in)
-		for _, first := range []int{1, 2, 7, 16, 40} {
-			r := NewReader(iotestChunkReader(in, 5), p)
-			head := make([]byte, first)
-			k, err := io.ReadFull(r, head)
-			var buf bytes.Buffer
-			buf.Write(head[:k])
-			if err == nil {
-				_, err = io.Copy(&buf, r)
-			}
-			if err == io.ErrUnexpectedEOF {
-				err = nil
-			}
-			if buf.String() != want || !sameError(err, wantErr) && !(err == io.EOF && wantErr == nil) {
-				t.Errorf("%v first %d: %q, %v; want %q, %v", p, first, buf.String(), err, want, wantErr)
+	boom := errors.New("boom")
+	sources := []readerCase{
+		{"chunks of 5", func(s string) io.Reader { return iotestChunkReader(s, 5) }},
+		{"DataErrReader", func(s string) io.Reader { return iotest.DataErrReader(strings.NewReader(s)) }},
+		{"errReader", func(s string) io.Reader { return &errReader{s, boom} }},
+		{"chunkWriterTo", func(s string) io.Reader { return &chunkWriterTo{s: s, n: 3} }},
+		{"bytes.Reader", func(s string) io.Reader { return bytes.NewReader([]byte(s)) }},
+	}
+	inputs := []string{
+		"héllo \xFF wörld \xE2\x82\xAC" + strings.Repeat("z", 100) + "\xC0",
+		"日本語" + strings.Repeat("ж", 30) + "\xE2\x82",
+		strings.Repeat("ok ", 20),
+		// An error after more than a small Read's buffer takes: WriteTo
+		// finds it in the input that Read left behind.
+		strings.Repeat("a", 2*minOut) + "\xFF" + "b",
+	}
+	for _, in := range inputs {
+		for _, p := range allPolicies {
+			for _, src := range sources {
+				for _, first := range []int{1, 2, 7, 16, 40, 200} {
+					ref := NewReader(src.mk(in), p)
+					want, wantErr := readSmall(ref, first)
+					if wantErr == io.EOF {
+						wantErr = nil
+					}
+					r := NewReader(src.mk(in), p)
+					head := make([]byte, first)
+					k, err := r.Read(head)
+					var buf bytes.Buffer
+					buf.Write(head[:k])
+					if err == nil {
+						_, err = r.WriteTo(&buf)
+					} else if err == io.EOF {
+						err = nil
+					}
+					if !bytes.Equal(buf.Bytes(), want) || !sameError(err, wantErr) || r.Stats() != ref.Stats() {
+						t.Errorf("%v from %s, first %d, %q:\n got %q, %v, %+v\nwant %q, %v, %+v",
+							p, src.name, first, in, buf.String(), err, r.Stats(), want, wantErr, ref.Stats())
+					}
+				}
 			}
 		}
 	}
@@ -379,8 +406,14 @@ func TestReaderWriteToErrors(t *testing.T) {
 }
 
 func TestReaderWriteToAllocs(t *testing.T) {
-	in := textgen.Make("invalid1pct", 64<<10)
-	for _, p := range []Policy{Replace, OPTU8} {
+	for _, p := range []Policy{Reject, Replace, OPTU8} {
+		// Under Reject an ill-formed subpart ends the stream with an
+		// *Error, which is allocated: give it valid text in pieces that
+		// end inside sequences.
+		in := textgen.Make("invalid1pct", 64<<10)
+		if p == Reject {
+			in = textgen.Make("chinese", 64<<10)
+		}
 		for _, src := range []func() io.Reader{
 			func() io.Reader { return bytes.NewReader(in) },
 			func() io.Reader { return onlyReader{bytes.NewReader(in)} },
@@ -418,6 +451,107 @@ func TestReaderMemoryBound(t *testing.T) {
 		}
 		if c := cap(r.src); c > maxDirect {
 			t.Errorf("%v: the Reader kept a %d-byte buffer; want at most %d", p, c, maxDirect)
+		}
+	}
+}
+
+// chunkWriterTo is a source that is an io.WriterTo and hands its data to
+// the writer n bytes at a time, as a file or a socket does.
+type chunkWriterTo struct {
+	s     string
+	n     int
+	reads int // calls of Read
+}
+
+func (c *chunkWriterTo) Read(p []byte) (int, error) {
+	c.reads++
+	if c.s == "" {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), c.n)], c.s)
+	c.s = c.s[k:]
+	return k, nil
+}
+
+func (c *chunkWriterTo) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	for c.s != "" {
+		k := min(c.n, len(c.s))
+		m, err := w.Write([]byte(c.s[:k]))
+		n += int64(m)
+		c.s = c.s[m:]
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// TestReaderWriteToChunks runs WriteTo from a source that writes in chunks
+// of every size from 1 to 7 bytes and of 4096 bytes, under every policy,
+// with and without NoNUL, and checks the output, the count, the error and
+// the Stats against the oracle and a Transformer.
+func TestReaderWriteToChunks(t *testing.T) {
+	var inputs []string
+	for _, tc := range vectors {
+		inputs = append(inputs, tc.in, "ab\x00"+tc.in+"ж\xE2\x82")
+	}
+	for _, name := range []string{"invalid1pct", "random", "chinese"} {
+		inputs = append(inputs, string(textgen.Make(name, 9000)))
+	}
+	for _, nul := range []bool{false, true} {
+		var opts []Option
+		if nul {
+			opts = append(opts, NoNUL())
+		}
+		for _, p := range allPolicies {
+			for _, in := range inputs {
+				want, errOff, errBytes := refTransform(p, []byte(in), refOpts{noNUL: nul})
+				tr := NewTransformer(p, opts...)
+				transformString(tr, in)
+				for _, size := range []int{1, 2, 3, 4, 5, 6, 7, 4096} {
+					src := &chunkWriterTo{s: in, n: size}
+					r := NewReader(src, p, opts...)
+					var buf bytes.Buffer
+					n, err := r.WriteTo(&buf)
+					if src.reads > 0 {
+						t.Fatalf("WriteTo called Read on an io.WriterTo")
+					}
+					var e *Error
+					switch {
+					case errOff < 0 && err != nil,
+						errOff >= 0 && (!errors.As(err, &e) || e.Offset != errOff || !bytes.Equal(e.Bytes, errBytes)):
+						t.Fatalf("%v NoNUL=%v chunks of %d, %q: error %v; want offset %d %q", p, nul, size, in, err, errOff, errBytes)
+					case !bytes.Equal(buf.Bytes(), want) || n != int64(len(want)):
+						t.Fatalf("%v NoNUL=%v chunks of %d, %q: %d %q; want %q", p, nul, size, in, n, buf.Bytes(), want)
+					case r.Stats() != tr.Stats():
+						t.Fatalf("%v NoNUL=%v chunks of %d, %q: Stats %+v; Transformer %+v", p, nul, size, in, r.Stats(), tr.Stats())
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestReaderWriteToShortWrite checks WriteTo under Reject against a
+// destination that takes fewer bytes than it is given: the count of what it
+// took, and io.ErrShortWrite, also when the bytes are those of a sequence
+// completed across two chunks.
+func TestReaderWriteToShortWrite(t *testing.T) {
+	in := "ab€cd€€ef"
+	for size := 1; size <= len(in); size++ {
+		for limit := 0; limit <= len(in); limit++ {
+			w := &limitWriter{limit: limit} // a nil err: a short write
+			n, err := NewReader(&chunkWriterTo{s: in, n: size}, Reject).WriteTo(w)
+			if limit >= len(in) {
+				if err != nil || w.buf.String() != in || n != int64(len(in)) {
+					t.Errorf("chunks of %d, limit %d: %d %q, %v; want all", size, limit, n, w.buf.String(), err)
+				}
+				continue
+			}
+			if err != io.ErrShortWrite || n != int64(w.buf.Len()) || w.buf.String() != in[:w.buf.Len()] || w.buf.Len() > limit {
+				t.Errorf("chunks of %d, limit %d: %d %q, %v; want io.ErrShortWrite", size, limit, n, w.buf.String(), err)
+			}
 		}
 	}
 }
