@@ -142,6 +142,9 @@ func (c *core) resizes() bool {
 // that another may well follow soon; it changes only the speed.
 func (c *core) span(p []byte, dense bool) int {
 	var n int
+	if c.policy == OPTU8 && !dense {
+		return c.spanStop(nil, p)
+	}
 	if dense && len(p) > denseWindow {
 		n = validPrefixGeneric(p[:denseWindow])
 		if n > denseWindow-4 {
@@ -154,6 +157,47 @@ func (c *core) span(p []byte, dense bool) int {
 	}
 	if c.slow {
 		n = c.spanSlow(p[:n])
+	}
+	return n
+}
+
+// copySpan is span(p, false) that also copies the prefix it returns to dst,
+// as copyValidPrefix does: len(dst) must be at least len(p), and the bytes
+// of dst after the prefix are unspecified.
+func (c *core) copySpan(dst, p []byte) int {
+	if c.policy == OPTU8 {
+		return c.spanStop(dst, p)
+	}
+	n := copyValidPrefix(dst, p)
+	if c.slow {
+		n = c.spanSlow(p[:n])
+	}
+	return n
+}
+
+// spanStop is span under OPTU8, which the kernels that stop at each EE
+// serve: it steps over the EE sequences that OPTU8 copies and stops at
+// those it escapes. With dst it also copies, as copySpan does.
+func (c *core) spanStop(dst, p []byte) int {
+	n := 0
+	for {
+		if dst == nil {
+			n += validPrefixStop(p[n:])
+		} else {
+			n += copyValidPrefixStop(dst[n:], p[n:])
+		}
+		if n+3 > len(p) || p[n] != stopByte || p[n+1]&0xC0 != 0x80 || p[n+2]&0xC0 != 0x80 || c.optu8Escaped(p[n+1], p[n+2]) {
+			break
+		}
+		if dst != nil {
+			copy(dst[n:n+3], p[n:n+3])
+		}
+		n += 3
+	}
+	if c.o.noNUL {
+		if i := bytes.IndexByte(p[:n], 0); i >= 0 {
+			n = i
+		}
 	}
 	return n
 }

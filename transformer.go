@@ -94,13 +94,8 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		}
 		chunk := src[nSrc:min(len(src), nSrc+spanChunk)]
 		if !t.dense && len(dst)-nDst >= len(chunk) {
-			// Validate and copy in one pass. (What the options look
-			// for, in the valid prefix, is found by a byte search.)
-			v := copyValidPrefix(dst[nDst:], chunk)
-			if t.c.slow {
-				v = t.c.spanSlow(chunk[:v])
-			}
-			if v > 0 {
+			// Validate and copy in one pass.
+			if v := t.c.copySpan(dst[nDst:], chunk); v > 0 {
 				t.dense = v < enterDense
 				nDst += v
 				nSrc += v

@@ -1,6 +1,7 @@
 package utf8stream
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -54,6 +55,52 @@ func copyValidPrefixGeneric(dst, src []byte) int {
 	return n
 }
 
+// stopByte is where the stopping variants of validPrefix stop even in
+// valid input: EE leads the sequences of OPTU8's escape range (U+EF80 to
+// U+EFFF), which OPTU8 must escape, and of the rest of U+E000 to U+EFFF,
+// which it copies.
+const stopByte = 0xEE
+
+// validPrefixStopGeneric returns validPrefixGeneric(p), or the offset of
+// the first EE in that prefix if it is smaller.
+func validPrefixStopGeneric(p []byte) int {
+	n := validPrefixGeneric(p)
+	if i := bytes.IndexByte(p[:n], stopByte); i >= 0 {
+		return i
+	}
+	return n
+}
+
+// copyValidPrefixStopGeneric is copyValidPrefixGeneric with the stop of
+// validPrefixStopGeneric.
+func copyValidPrefixStopGeneric(dst, src []byte) int {
+	if len(dst) < len(src) {
+		panic("utf8stream: copyValidPrefix: dst shorter than src")
+	}
+	n := validPrefixStopGeneric(src)
+	copy(dst[:n], src)
+	return n
+}
+
+// stopFinish finishes in Go after a stopping kernel returned n < len(p):
+// p[:n] holds no EE, and no error but perhaps an unfinished last sequence.
+// Where p[n] is EE the answer is at most n; elsewhere it is the valid
+// prefix, cut at an EE in the few bytes from n on.
+func stopFinish(p []byte, n int) int {
+	i := seqStart(p, n)
+	lim := len(p) // the scan in Go need not go past an EE at n
+	if p[n] == stopByte {
+		lim = n
+	}
+	m := i + validPrefixGeneric(p[i:lim])
+	if m > n {
+		if k := bytes.IndexByte(p[n:m], stopByte); k >= 0 {
+			m = n + k
+		}
+	}
+	return m
+}
+
 // seqStart returns where the kernels' caller goes on in Go after a kernel
 // returned n < len(p): the start of the sequence that holds p[n-1], found
 // by backing up over at most 3 continuation bytes. From there the Go code
@@ -74,12 +121,15 @@ func seqStart(p []byte, n int) int {
 // implementations in impls, "generic" first, and keeps the index of the one
 // in use in impl. The dispatchers switch on impl; valid and copyValid are
 // the kernels (nil for generic), there so that tests can check that the
-// two kernels of an implementation return the same n.
+// two kernels of an implementation return the same n, and so are
+// validStop and copyValidStop, the kernels that also stop at each EE.
 type implInfo struct {
-	name      string
-	supported bool
-	valid     func(p []byte) int
-	copyValid func(dst, src []byte) int
+	name          string
+	supported     bool
+	valid         func(p []byte) int
+	copyValid     func(dst, src []byte) int
+	validStop     func(p []byte) int
+	copyValidStop func(dst, src []byte) int
 }
 
 // implNames returns the names of the implementations of validPrefix that

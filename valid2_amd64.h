@@ -1,8 +1,9 @@
-// The body of validAVX2 and copyValidAVX2, which valid_amd64.s includes
-// in each: SI and DX hold the input and its length, and STORE2(reg, off)
-// stores reg at DI+AX+off in copyValidAVX2 and does nothing in validAVX2,
-// and ASCII2 loads (and stores) the four blocks at AX and ORs them into Y0.
-// It leaves the result in AX.
+// The body of the AVX2 kernels, which valid_amd64.s includes in each: SI
+// and DX hold the input and its length, STORE2(reg, off) stores reg at
+// DI+AX+off in the copying kernels and does nothing in the others, ASCII2
+// loads (and stores) the four blocks at AX and ORs them into Y0, and STOP2
+// adds to the flags in Y4 the bytes of the block in Y0 that the stopping
+// kernels stop at. It leaves the result in AX.
 
 	XORL AX, AX
 	CMPQ DX, $32
@@ -33,6 +34,8 @@ loop:
 
 check:
 	CHECK2
+	STOP2
+	VPTEST   Y4, Y4
 	JNZ      found
 	VPSUBUSB Y8, Y0, Y7
 	ADDQ     $32, AX
@@ -69,6 +72,8 @@ tail:
 	STORE2(Y0, 0)
 	PREV2
 	CHECK2
+	STOP2
+	VPTEST   Y4, Y4
 	JNZ      found
 	VPSUBUSB Y8, Y0, Y7
 

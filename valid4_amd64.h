@@ -1,10 +1,11 @@
-// The body of validAVX512 and copyValidAVX512, which valid_amd64.s
-// includes in each: SI and DX hold the input and its length;
-// STORE4(reg, off) stores reg at DI+AX+off in copyValidAVX512, and
-// STOREMASK4 the first block of an input shorter than 64 bytes with the
-// mask K2 it was loaded with (never past the end of dst); in validAVX512
-// both do nothing. ASCII4 loads (and stores) the four blocks at AX and ORs
-// them into Z0. It leaves the result in AX.
+// The body of the AVX-512 kernels, which valid_amd64.s includes in each:
+// SI and DX hold the input and its length; STORE4(reg, off) stores reg at
+// DI+AX+off in the copying kernels, and STOREMASK4 the first block of an
+// input shorter than 64 bytes with the mask K2 it was loaded with (never
+// past the end of dst); in the others both do nothing. ASCII4 loads (and
+// stores) the four blocks at AX and ORs them into Z0. SETUPSTOP4 and
+// STOP4(in, k) add to the flags k of the block in the bytes the stopping
+// kernels stop at. It leaves the result in AX.
 
 	XORL  AX, AX
 	TESTQ DX, DX
@@ -13,6 +14,7 @@
 	MOVL  $64, R9      // size of the block being checked
 
 	SETUP4 // K7: the last block's unfinished sequence, if any
+	SETUPSTOP4
 
 	MOVQ      DX, CX
 	CMPQ      DX, $64
@@ -44,7 +46,9 @@ loop512:
 	VMOVDQU64 62(SI)(AX*1), Z10
 	VMOVDQU64 61(SI)(AX*1), Z11
 	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
+	STOP4(Z0, K1)
 	CHECK4(Z7, Z9, Z10, Z11, Z12, Z13, Z14, K2)
+	STOP4(Z7, K2)
 	KORTESTQ  K1, K2
 	JNZ       found2
 	VPCMPUB   $6, Z25, Z7, K7
@@ -70,6 +74,7 @@ single512:
 
 check512:
 	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
+	STOP4(Z0, K1)
 	KORTESTQ K1, K1
 	JNZ      found512
 	VPCMPUB  $6, Z25, Z0, K7

@@ -21,9 +21,9 @@ var (
 )
 
 var impls = []implInfo{
-	implGeneric: {"generic", true, nil, nil},
-	implAVX2:    {"avx2", useAVX2, validAVX2, copyValidAVX2},
-	implAVX512:  {"avx512", useAVX512, validAVX512, copyValidAVX512},
+	implGeneric: {name: "generic", supported: true},
+	implAVX2:    {"avx2", useAVX2, validAVX2, copyValidAVX2, validStopAVX2, copyValidStopAVX2},
+	implAVX512:  {"avx512", useAVX512, validAVX512, copyValidAVX512, validStopAVX512, copyValidStopAVX512},
 }
 
 // impl is the implementation validPrefix and copyValidPrefix use: the
@@ -69,6 +69,22 @@ func copyValidAVX2(dst, src []byte) int
 
 //go:noescape
 func copyValidAVX512(dst, src []byte) int
+
+// validStopAVX2, validStopAVX512, copyValidStopAVX2 and copyValidStopAVX512
+// are the kernels above that also flag every EE byte: the n they return is
+// at most the offset of the first EE.
+//
+//go:noescape
+func validStopAVX2(p []byte) int
+
+//go:noescape
+func validStopAVX512(p []byte) int
+
+//go:noescape
+func copyValidStopAVX2(dst, src []byte) int
+
+//go:noescape
+func copyValidStopAVX512(dst, src []byte) int
 
 // validPrefix returns the length of the longest prefix of p made of complete,
 // well-formed UTF-8 sequences.
@@ -131,6 +147,64 @@ func copyValidPrefixSlow(dst, src []byte) int {
 	// of a short input to Go, so copy all of src[i:m]: a few bytes.
 	i := seqStart(src, n)
 	m := i + validPrefixGeneric(src[i:])
+	copy(dst[i:m], src[i:m])
+	return m
+}
+
+// validPrefixStop returns validPrefix(p), or the offset of the first EE in
+// that prefix if it is smaller: the valid text that OPTU8 can pass on
+// without looking at it again.
+func validPrefixStop(p []byte) int {
+	if len(p) < minKernel || impl == implGeneric {
+		return validPrefixStopGeneric(p)
+	}
+	return validPrefixStopSlow(p)
+}
+
+// validPrefixStopSlow is validPrefixStop for inputs long enough for a
+// kernel.
+func validPrefixStopSlow(p []byte) int {
+	var n int
+	switch impl {
+	case implAVX512:
+		n = validStopAVX512(p)
+	case implAVX2:
+		n = validStopAVX2(p)
+	}
+	if n == len(p) {
+		return n
+	}
+	return stopFinish(p, n)
+}
+
+// copyValidPrefixStop is copyValidPrefix that stops where validPrefixStop
+// does.
+func copyValidPrefixStop(dst, src []byte) int {
+	if len(src) < minKernel || impl == implGeneric {
+		return copyValidPrefixStopGeneric(dst, src)
+	}
+	return copyValidPrefixStopSlow(dst, src)
+}
+
+// copyValidPrefixStopSlow is copyValidPrefixStop for inputs long enough
+// for a kernel.
+func copyValidPrefixStopSlow(dst, src []byte) int {
+	if len(dst) < len(src) {
+		panic("utf8stream: copyValidPrefix: dst shorter than src")
+	}
+	var n int
+	switch impl {
+	case implAVX512:
+		n = copyValidStopAVX512(dst, src)
+	case implAVX2:
+		n = copyValidStopAVX2(dst, src)
+	}
+	if n == len(src) {
+		return n
+	}
+	// As in copyValidPrefixSlow.
+	i := seqStart(src, n)
+	m := stopFinish(src, n)
 	copy(dst[i:m], src[i:m])
 	return m
 }

@@ -65,6 +65,13 @@ DATA incompleteMax<>+0x30(SB)/8, $0xffffffffffffffff
 DATA incompleteMax<>+0x38(SB)/8, $0xbfdfefffffffffff
 GLOBL incompleteMax<>(SB), RODATA|NOPTR, $64
 
+// 32 bytes EE, the lead byte the stopping kernels stop at.
+DATA stopEE<>+0x00(SB)/8, $0xeeeeeeeeeeeeeeee
+DATA stopEE<>+0x08(SB)/8, $0xeeeeeeeeeeeeeeee
+DATA stopEE<>+0x10(SB)/8, $0xeeeeeeeeeeeeeeee
+DATA stopEE<>+0x18(SB)/8, $0xeeeeeeeeeeeeeeee
+GLOBL stopEE<>(SB), RODATA|NOPTR, $32
+
 // Indexes for VPERMB: byte j of shiftK<> picks byte j-K (mod 64).
 DATA shift1<>+0x00(SB)/8, $0x060504030201003f
 DATA shift1<>+0x08(SB)/8, $0x0e0d0c0b0a090807
@@ -140,9 +147,9 @@ GLOBL shift3<>(SB), RODATA|NOPTR, $64
 	BSFL      CX, CX      \
 	ADDQ      CX, AX
 
-// CHECK2 sets the flags to NZ when the 32-byte block in Y0, with the bytes
-// 1, 2 and 3 places before each of its bytes in Y1, Y2 and Y3, holds an
-// error. It overwrites Y1 to Y6.
+// CHECK2 sets Y4 to flag the bytes that show an error in the 32-byte block
+// in Y0, with the bytes 1, 2 and 3 places before each of its bytes in Y1,
+// Y2 and Y3. It overwrites Y1 to Y6.
 #define CHECK2 \
 	VPSRLW    $4, Y1, Y4   \
 	VPAND     Y15, Y4, Y4  \
@@ -158,36 +165,18 @@ GLOBL shift3<>(SB), RODATA|NOPTR, $64
 	VPSUBUSB  Y10, Y3, Y3  \
 	VPOR      Y2, Y3, Y2   \
 	VPAND     Y9, Y2, Y2   \
-	VPXOR     Y2, Y4, Y4   \
-	VPTEST    Y4, Y4
+	VPXOR     Y2, Y4, Y4
 
-// func validAVX2(p []byte) int
-// Requires AVX2.
-TEXT ·validAVX2(SB), NOSPLIT, $0-32
-	MOVQ p_base+0(FP), SI
-	MOVQ p_len+8(FP), DX
-#define STORE2(reg, off)
-#define ASCII2 \
+// The ways the AVX2 kernels load the four blocks of an ASCII run: only
+// loads, and loads and stores.
+#define ASCII2_VALID \
 	VMOVDQU 0(SI)(AX*1), Y0     \
 	VPOR    32(SI)(AX*1), Y0, Y0 \
 	VMOVDQU 64(SI)(AX*1), Y1    \
 	VPOR    96(SI)(AX*1), Y1, Y1 \
 	VPOR    Y1, Y0, Y0
-#include "valid2_amd64.h"
-#undef STORE2
-#undef ASCII2
-	MOVQ AX, ret+24(FP)
-	RET
 
-// func copyValidAVX2(dst, src []byte) int
-// Requires AVX2. It is validAVX2 that stores every block it loads from src
-// to dst.
-TEXT ·copyValidAVX2(SB), NOSPLIT, $0-56
-	MOVQ dst_base+0(FP), DI
-	MOVQ src_base+24(FP), SI
-	MOVQ src_len+32(FP), DX
-#define STORE2(reg, off) VMOVDQU reg, off(DI)(AX*1)
-#define ASCII2 \
+#define ASCII2_COPY \
 	VMOVDQU 0(SI)(AX*1), Y0  \
 	VMOVDQU 32(SI)(AX*1), Y1 \
 	VMOVDQU 64(SI)(AX*1), Y2 \
@@ -199,9 +188,72 @@ TEXT ·copyValidAVX2(SB), NOSPLIT, $0-56
 	VPOR    Y1, Y0, Y0       \
 	VPOR    Y3, Y2, Y2       \
 	VPOR    Y2, Y0, Y0
+
+// STOP2_EE flags every EE byte of the block in Y0 in Y4.
+#define STOP2_EE \
+	VPCMPEQB stopEE<>(SB), Y0, Y5 \
+	VPOR     Y5, Y4, Y4
+
+// func validAVX2(p []byte) int
+// Requires AVX2.
+TEXT ·validAVX2(SB), NOSPLIT, $0-32
+	MOVQ p_base+0(FP), SI
+	MOVQ p_len+8(FP), DX
+#define STORE2(reg, off)
+#define ASCII2 ASCII2_VALID
+#define STOP2
 #include "valid2_amd64.h"
 #undef STORE2
 #undef ASCII2
+#undef STOP2
+	MOVQ AX, ret+24(FP)
+	RET
+
+// func copyValidAVX2(dst, src []byte) int
+// Requires AVX2. It is validAVX2 that stores every block it loads from src
+// to dst.
+TEXT ·copyValidAVX2(SB), NOSPLIT, $0-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), DX
+#define STORE2(reg, off) VMOVDQU reg, off(DI)(AX*1)
+#define ASCII2 ASCII2_COPY
+#define STOP2
+#include "valid2_amd64.h"
+#undef STORE2
+#undef ASCII2
+#undef STOP2
+	MOVQ AX, ret+48(FP)
+	RET
+
+// func validStopAVX2(p []byte) int
+// Requires AVX2. It is validAVX2 that also flags every EE byte.
+TEXT ·validStopAVX2(SB), NOSPLIT, $0-32
+	MOVQ p_base+0(FP), SI
+	MOVQ p_len+8(FP), DX
+#define STORE2(reg, off)
+#define ASCII2 ASCII2_VALID
+#define STOP2 STOP2_EE
+#include "valid2_amd64.h"
+#undef STORE2
+#undef ASCII2
+#undef STOP2
+	MOVQ AX, ret+24(FP)
+	RET
+
+// func copyValidStopAVX2(dst, src []byte) int
+// Requires AVX2. It is copyValidAVX2 that also flags every EE byte.
+TEXT ·copyValidStopAVX2(SB), NOSPLIT, $0-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), DX
+#define STORE2(reg, off) VMOVDQU reg, off(DI)(AX*1)
+#define ASCII2 ASCII2_COPY
+#define STOP2 STOP2_EE
+#include "valid2_amd64.h"
+#undef STORE2
+#undef ASCII2
+#undef STOP2
 	MOVQ AX, ret+48(FP)
 	RET
 
@@ -259,6 +311,34 @@ TEXT ·copyValidAVX2(SB), NOSPLIT, $0-56
 	VMOVDQU64 -2(SI)(AX*1), Z2 \
 	VMOVDQU64 -3(SI)(AX*1), Z3
 
+// The ways the AVX-512 kernels load the four blocks of an ASCII run.
+#define ASCII4_VALID \
+	VMOVDQU64  0(SI)(AX*1), Z0              \
+	VMOVDQU64  64(SI)(AX*1), Z1             \
+	VPTERNLOGD $0xfe, 128(SI)(AX*1), Z1, Z0 \
+	VPORQ      192(SI)(AX*1), Z0, Z0
+
+#define ASCII4_COPY \
+	VMOVDQU64  0(SI)(AX*1), Z0   \
+	VMOVDQU64  64(SI)(AX*1), Z1  \
+	VMOVDQU64  128(SI)(AX*1), Z2 \
+	VMOVDQU64  192(SI)(AX*1), Z3 \
+	STORE4(Z0, 0)                \
+	STORE4(Z1, 64)               \
+	STORE4(Z2, 128)              \
+	STORE4(Z3, 192)              \
+	VPTERNLOGD $0xfe, Z2, Z1, Z0 \
+	VPORQ      Z3, Z0, Z0
+
+// SETUPSTOP4_EE and STOP4_EE flag every EE byte of the block in in in k.
+#define SETUPSTOP4_EE \
+	MOVL         $0xee, CX \
+	VPBROADCASTB CX, Z24
+
+#define STOP4_EE(in, k) \
+	VPCMPUB $0, Z24, in, K6 \
+	KORQ    K6, k, k
+
 // func validAVX512(p []byte) int
 // Requires AVX2, AVX-512 F, BW and VBMI, and BMI2. It returns the offset
 // of the first byte flagged in an error, or len(p).
@@ -267,15 +347,15 @@ TEXT ·validAVX512(SB), NOSPLIT, $0-32
 	MOVQ p_len+8(FP), DX
 #define STORE4(reg, off)
 #define STOREMASK4
-#define ASCII4 \
-	VMOVDQU64  0(SI)(AX*1), Z0              \
-	VMOVDQU64  64(SI)(AX*1), Z1             \
-	VPTERNLOGD $0xfe, 128(SI)(AX*1), Z1, Z0 \
-	VPORQ      192(SI)(AX*1), Z0, Z0
+#define ASCII4 ASCII4_VALID
+#define SETUPSTOP4
+#define STOP4(in, k)
 #include "valid4_amd64.h"
 #undef STORE4
 #undef STOREMASK4
 #undef ASCII4
+#undef SETUPSTOP4
+#undef STOP4
 	MOVQ AX, ret+24(FP)
 	RET
 
@@ -289,20 +369,55 @@ TEXT ·copyValidAVX512(SB), NOSPLIT, $0-56
 	MOVQ src_len+32(FP), DX
 #define STORE4(reg, off) VMOVDQU64 reg, off(DI)(AX*1)
 #define STOREMASK4 VMOVDQU8 Z0, K2, (DI)
-#define ASCII4 \
-	VMOVDQU64  0(SI)(AX*1), Z0   \
-	VMOVDQU64  64(SI)(AX*1), Z1  \
-	VMOVDQU64  128(SI)(AX*1), Z2 \
-	VMOVDQU64  192(SI)(AX*1), Z3 \
-	STORE4(Z0, 0)                \
-	STORE4(Z1, 64)               \
-	STORE4(Z2, 128)              \
-	STORE4(Z3, 192)              \
-	VPTERNLOGD $0xfe, Z2, Z1, Z0 \
-	VPORQ      Z3, Z0, Z0
+#define ASCII4 ASCII4_COPY
+#define SETUPSTOP4
+#define STOP4(in, k)
 #include "valid4_amd64.h"
 #undef STORE4
 #undef STOREMASK4
 #undef ASCII4
+#undef SETUPSTOP4
+#undef STOP4
+	MOVQ AX, ret+48(FP)
+	RET
+
+// func validStopAVX512(p []byte) int
+// Requires what validAVX512 requires. It is validAVX512 that also flags
+// every EE byte.
+TEXT ·validStopAVX512(SB), NOSPLIT, $0-32
+	MOVQ p_base+0(FP), SI
+	MOVQ p_len+8(FP), DX
+#define STORE4(reg, off)
+#define STOREMASK4
+#define ASCII4 ASCII4_VALID
+#define SETUPSTOP4 SETUPSTOP4_EE
+#define STOP4(in, k) STOP4_EE(in, k)
+#include "valid4_amd64.h"
+#undef STORE4
+#undef STOREMASK4
+#undef ASCII4
+#undef SETUPSTOP4
+#undef STOP4
+	MOVQ AX, ret+24(FP)
+	RET
+
+// func copyValidStopAVX512(dst, src []byte) int
+// Requires what validAVX512 requires. It is copyValidAVX512 that also
+// flags every EE byte.
+TEXT ·copyValidStopAVX512(SB), NOSPLIT, $0-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), DX
+#define STORE4(reg, off) VMOVDQU64 reg, off(DI)(AX*1)
+#define STOREMASK4 VMOVDQU8 Z0, K2, (DI)
+#define ASCII4 ASCII4_COPY
+#define SETUPSTOP4 SETUPSTOP4_EE
+#define STOP4(in, k) STOP4_EE(in, k)
+#include "valid4_amd64.h"
+#undef STORE4
+#undef STOREMASK4
+#undef ASCII4
+#undef SETUPSTOP4
+#undef STOP4
 	MOVQ AX, ret+48(FP)
 	RET

@@ -4,7 +4,7 @@ package utf8stream
 
 const implGeneric = 0
 
-var impls = []implInfo{implGeneric: {"generic", true, nil, nil}}
+var impls = []implInfo{implGeneric: {name: "generic", supported: true}}
 
 var impl = implGeneric
 
@@ -26,3 +26,18 @@ func copyValidPrefix(dst, src []byte) int { return copyValidPrefixGeneric(dst, s
 // copyValidPrefixSlow is copyValidPrefix without the shortcut for short
 // inputs; here they are the same.
 func copyValidPrefixSlow(dst, src []byte) int { return copyValidPrefixGeneric(dst, src) }
+
+// validPrefixStop returns validPrefix(p), or the offset of the first EE in
+// that prefix if it is smaller.
+func validPrefixStop(p []byte) int { return validPrefixStopGeneric(p) }
+
+// copyValidPrefixStop is copyValidPrefix that stops where validPrefixStop
+// does.
+func copyValidPrefixStop(dst, src []byte) int { return copyValidPrefixStopGeneric(dst, src) }
+
+// validPrefixStopSlow and copyValidPrefixStopSlow are validPrefixStop and
+// copyValidPrefixStop without the shortcut for short inputs; here they are
+// the same.
+func validPrefixStopSlow(p []byte) int { return validPrefixStopGeneric(p) }
+
+func copyValidPrefixStopSlow(dst, src []byte) int { return copyValidPrefixStopGeneric(dst, src) }

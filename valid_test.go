@@ -52,9 +52,36 @@ func checkValidPrefix(t testing.TB, p []byte) {
 			t.Fatalf("impl=%s: validPrefixSlow(%q) = %d; want %d", name, p, gotSlow, want)
 		}
 	}
+	wantStop := stopPrefix(p)
+	if got := validPrefixStopGeneric(p); got != wantStop {
+		t.Fatalf("validPrefixStopGeneric(%q) = %d; want %d", p, got, wantStop)
+	}
+	for _, name := range implNames() {
+		restore := setImpl(name)
+		got, gotSlow := validPrefixStop(p), validPrefixStopSlow(p)
+		restore()
+		if got != wantStop || gotSlow != wantStop {
+			t.Fatalf("impl=%s: validPrefixStop(%q) = %d, validPrefixStopSlow = %d; want %d", name, p, got, gotSlow, wantStop)
+		}
+	}
 	forEachCopy(p, want, func(impl, fn string, copyFn func(dst, src []byte) int, want int) {
 		checkCopy(t, impl, fn, copyFn, p, want)
 	})
+}
+
+// stopPrefix is the oracle of validPrefixStop, built on unicode/utf8: the
+// longest prefix that DecodeRune reads without error or a rune from U+E000
+// to U+EFFF, whose encodings start with EE.
+func stopPrefix(p []byte) int {
+	i := 0
+	for i < len(p) {
+		r, size := utf8.DecodeRune(p[i:])
+		if r == utf8.RuneError && size == 1 || 0xE000 <= r && r <= 0xEFFF {
+			break
+		}
+		i += size
+	}
+	return i
 }
 
 // forEachCopy calls check with each way to run copyValidPrefix on src and
@@ -62,8 +89,13 @@ func checkValidPrefix(t testing.TB, p []byte) {
 // implementation copyValidPrefix and copyValidPrefixSlow, with that
 // implementation set, and its copying kernel, which must return what the
 // validating one does.
+//
+// It does the same for the stopping variants, copyValidPrefixStop and the
+// rest, which must return stopPrefix(src).
 func forEachCopy(src []byte, want int, check func(impl, fn string, copyFn func(dst, src []byte) int, want int)) {
+	wantStop := stopPrefix(src)
 	check("generic", "copyValidPrefixGeneric", copyValidPrefixGeneric, want)
+	check("generic", "copyValidPrefixStopGeneric", copyValidPrefixStopGeneric, wantStop)
 	for _, im := range impls {
 		if !im.supported {
 			continue
@@ -72,8 +104,11 @@ func forEachCopy(src []byte, want int, check func(impl, fn string, copyFn func(d
 			defer setImpl(im.name)()
 			check(im.name, "copyValidPrefix", copyValidPrefix, want)
 			check(im.name, "copyValidPrefixSlow", copyValidPrefixSlow, want)
+			check(im.name, "copyValidPrefixStop", copyValidPrefixStop, wantStop)
+			check(im.name, "copyValidPrefixStopSlow", copyValidPrefixStopSlow, wantStop)
 			if im.valid != nil {
 				check(im.name, "copy kernel", im.copyValid, im.valid(src))
+				check(im.name, "copy stop kernel", im.copyValidStop, im.validStop(src))
 			}
 		}()
 	}
@@ -182,7 +217,8 @@ var (
 	}
 	goodSeqs = []string{
 		"\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xe0\xbf\xbf", "\xe1\x80\x80",
-		"\xed\x9f\xbf", "\xee\x80\x80", "\xef\xbf\xbf", "\xef\xbf\xbd",
+		"\xed\x9f\xbf", "\xee\x80\x80", "\xee\xbe\x80", "\xee\xbf\xbf",
+		"\xef\xbf\xbf", "\xef\xbf\xbd",
 		"\xf0\x90\x80\x80", "\xf0\xbf\xbf\xbf", "\xf1\x80\x80\x80", "\xf4\x8f\xbf\xbf",
 	}
 )
@@ -296,7 +332,7 @@ func TestCopyValidPrefixShortDst(t *testing.T) {
 	for _, size := range []int{10, 100} {
 		src := textgen.Make("russian", size)
 		forEachCopy(src, validPrefixGeneric(src), func(impl, fn string, copyFn func(dst, src []byte) int, _ int) {
-			if fn == "copy kernel" {
+			if strings.HasSuffix(fn, "kernel") {
 				return
 			}
 			dst := make([]byte, size-1, size+10)
