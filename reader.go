@@ -49,7 +49,7 @@ type Reader struct {
 	r io.Reader
 	t Transformer
 
-	src    []byte // input not yet transformed: src[s0:s1]
+	src    []byte // input not yet transformed: src[s0:s1]; also WriteTo's read buffer
 	s0, s1 int
 	out    []byte // output not yet delivered, in outBuf
 	outBuf []byte
@@ -57,7 +57,7 @@ type Reader struct {
 	err    error // sticky: returned by every Read once the bytes before it are out
 
 	cw     countWriter // WriteTo's writer, and the bytes written to it
-	tail   [4]byte     // under Reject, WriteTo's unfinished sequence
+	tail   [4]byte     // under a direct policy, WriteTo's unfinished sequence
 	ntail  uint8
 	direct bool    // the policy never needs the input after the first ill-formed subpart
 	wr     *Writer // WriteTo's Writer under the other policies, made on first use
@@ -65,10 +65,9 @@ type Reader struct {
 
 // NewReader returns a Reader that applies policy p to what it reads from r.
 func NewReader(r io.Reader, p Policy, opts ...Option) *Reader {
-	rd := new(Reader)
+	rd := &Reader{r: r}
 	rd.t.init(p, opts)
 	rd.direct = !rd.t.c.resizes()
-	rd.Reset(r)
 	return rd
 }
 
