@@ -7,23 +7,6 @@
 	MOVL         $c, AX \
 	VPBROADCASTB AX, z
 
-// GE sets r to the mask of the bytes of Z0 that are c or more (unsigned),
-// with c broadcast in z.
-#define GE(z, src, r) \
-	VPCMPUB $5, z, src, K1 \
-	KMOVQ   K1, r
-
-#define EQ(z, src, r) \
-	VPCMPUB $0, z, src, K1 \
-	KMOVQ   K1, r
-
-// CONT sets r to the mask of the continuation bytes (80..BF) of src:
-// src^80 < 40. It overwrites Z9.
-#define CONT(src, r) \
-	VPXORQ  Z16, src, Z9 \
-	VPCMPUB $1, Z17, Z9, K1 \
-	KMOVQ   K1, r
-
 // func classifyAVX512(src []byte, out []blockClass)
 // Requires AVX-512 F and BW. For each i < len(out) it classifies the 64
 // bytes at src[64*i:], reading up to src[64*i+67]; len(src) must be at
@@ -52,77 +35,57 @@ loop:
 	VMOVDQU64 2(SI), Z2
 	VMOVDQU64 3(SI), Z3
 
-	// The second byte, in the range its lead byte allows (Table 3-7):
-	// R13 = the bytes where it is not (bad1), for the four special leads.
-	GE(Z18, Z1, R9)  // second byte >= A0
-	GE(Z19, Z1, R10) // second byte >= 90
-	EQ(Z11, Z0, AX)  // E0: A0..BF
-	MOVQ R9, BX
-	NOTQ BX
-	ANDQ BX, AX
-	MOVQ AX, R13
-	EQ(Z14, Z0, AX) // ED: 80..9F
-	ANDQ R9, AX
-	ORQ  AX, R13
-	EQ(Z12, Z0, AX) // F0: 90..BF
-	MOVQ R10, BX
-	NOTQ BX
-	ANDQ BX, AX
-	ORQ  AX, R13
-	EQ(Z15, Z0, AX) // F4: 80..8F
-	ANDQ R10, AX
-	ORQ  AX, R13
+	// The logic runs in mask registers; a masked compare ANDs its mask
+	// in. K1 = bad1: the second byte is out of the range its lead byte
+	// allows (Table 3-7), for the four special leads.
+	VPCMPUB $0, Z11, Z0, K1     // E0
+	VPCMPUB $1, Z18, Z1, K1, K1 // and the second byte < A0
+	VPCMPUB $0, Z14, Z0, K2     // ED
+	VPCMPUB $5, Z18, Z1, K2, K2 // and >= A0
+	KORQ    K1, K2, K1
+	VPCMPUB $0, Z12, Z0, K2     // F0
+	VPCMPUB $1, Z19, Z1, K2, K2 // and < 90
+	KORQ    K1, K2, K1
+	VPCMPUB $0, Z15, Z0, K2     // F4
+	VPCMPUB $5, Z19, Z1, K2, K2 // and >= 90
+	KORQ    K1, K2, K1
 
-	// R13 = ok1: a continuation byte follows, within range.
-	CONT(Z1, R11)
-	NOTQ R13
-	ANDQ R11, R13
-	CONT(Z2, R11) // R11 = cont2
-	CONT(Z3, R12) // R12 = cont3
-
-	GE(Z10, Z0, AX)        // >= C2
-	GE(Z11, Z0, BX)        // >= E0
-	GE(Z12, Z0, DX)        // >= F0
-	VPCMPUB $1, Z13, Z0, K1 // < F5
-	KMOVQ   K1, R8
+	// K3 = ok1: a continuation byte follows, within range. K4 = cont2,
+	// K5 = cont3: the bytes 2 and 3 places on are continuation bytes
+	// (b^80 < 40).
+	VPXORQ  Z16, Z1, Z9
+	VPCMPUB $1, Z17, Z9, K2
+	KANDNQ  K2, K1, K3
+	VPXORQ  Z16, Z2, Z9
+	VPCMPUB $1, Z17, Z9, K4
+	VPXORQ  Z16, Z3, Z9
+	VPCMPUB $1, Z17, Z9, K5
 
 	// m2 = C2..F4 and ok1
-	MOVQ AX, R9
-	ANDQ R8, R9
-	ANDQ R13, R9
-	MOVQ R9, 0(DI)
+	VPCMPUB $1, Z13, Z0, K6     // < F5
+	VPCMPUB $5, Z10, Z0, K6, K2 // C2..F4
+	KANDQ   K2, K3, K2
+	KMOVQ   K2, 0(DI)
 
 	// m3 = E0..F4 and ok1 and cont2
-	MOVQ BX, R9
-	ANDQ R8, R9
-	ANDQ R13, R9
-	ANDQ R11, R9
-	MOVQ R9, 8(DI)
+	VPCMPUB $5, Z11, Z0, K2, K1
+	KANDQ   K1, K4, K1
+	KMOVQ   K1, 8(DI)
 
 	// m4 = F0..F4 and ok1 and cont2 and cont3
-	MOVQ DX, R10
-	ANDQ R8, R10
-	ANDQ R13, R10
-	ANDQ R11, R10
-	ANDQ R12, R10
-	MOVQ R10, 16(DI)
+	VPCMPUB $5, Z12, Z0, K1, K7
+	KANDQ   K7, K5, K7
+	KMOVQ   K7, 16(DI)
 
-	// v = ASCII, or C2..DF and ok1, or E0..EF and m3, or m4
-	VPMOVB2M Z0, K1
-	KMOVQ    K1, R11
-	NOTQ     R11
-	MOVQ     BX, R12
-	NOTQ     R12
-	ANDQ     AX, R12
-	ANDQ     R13, R12
-	ORQ      R12, R11
-	MOVQ     DX, R12
-	NOTQ     R12
-	ANDQ     BX, R12
-	ANDQ     R9, R12
-	ORQ      R12, R11
-	ORQ      R10, R11
-	MOVQ     R11, 24(DI)
+	// v = ASCII, or C2..DF and ok1 (m2 below E0), or E0..EF and m3 (m3
+	// below F0), or m4
+	VPCMPUB $1, Z11, Z0, K2, K2
+	VPCMPUB $1, Z12, Z0, K1, K1
+	VPCMPUB $1, Z16, Z0, K6
+	KORQ    K1, K2, K1
+	KORQ    K1, K7, K1
+	KORQ    K1, K6, K1
+	KMOVQ   K1, 24(DI)
 
 	ADDQ $64, SI
 	ADDQ $32, DI
