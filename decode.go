@@ -103,9 +103,6 @@ const (
 type core struct {
 	o      *options // shared and read-only: defaultOptions when no Option was given
 	policy Policy
-	// slow is set when span must look for more than ill-formed bytes:
-	// OPTU8's escape range, or NUL.
-	slow bool
 	// noTab is set when there is no table to serve denseFast for this
 	// policy and these options; tab is looked up when first needed.
 	noTab bool
@@ -120,12 +117,11 @@ func (c *core) init(p Policy, opts []Option) {
 		c.o = new(options)
 		c.o.init(opts)
 	}
-	c.slow = p == OPTU8 || c.o.noNUL
 }
 
 // denseWindow is how far span looks with the Go scanner after an
-// ill-formed unit before it calls validPrefix, whose kernels cost more to
-// start than they save on the short runs between dense errors.
+// ill-formed unit before it calls a kernel, which costs more to start than
+// it saves on the short runs between dense errors.
 const denseWindow = 32
 
 // resizes reports whether the output can differ in length from the input
@@ -141,24 +137,19 @@ func (c *core) resizes() bool {
 // options ask for it. dense says that the unit before p was ill-formed, so
 // that another may well follow soon; it changes only the speed.
 func (c *core) span(p []byte, dense bool) int {
-	var n int
-	if c.policy == OPTU8 && !dense {
+	if dense && len(p) > denseWindow {
+		if n := validPrefixGeneric(p[:denseWindow]); n <= denseWindow-4 {
+			// The valid run ends in the window.
+			if c.policy != OPTU8 && !c.o.noNUL {
+				return n
+			}
+			p = p[:n]
+		}
+	}
+	if c.policy == OPTU8 {
 		return c.spanStop(nil, p)
 	}
-	if dense && len(p) > denseWindow {
-		n = validPrefixGeneric(p[:denseWindow])
-		if n > denseWindow-4 {
-			// The window is valid, but for perhaps an unfinished sequence
-			// at its end: the rest goes to the fast path.
-			n += validPrefix(p[n:])
-		}
-	} else {
-		n = validPrefix(p)
-	}
-	if c.slow {
-		n = c.spanSlow(p[:n])
-	}
-	return n
+	return c.cutNUL(p, validPrefix(p))
 }
 
 // copySpan is span(p, false) that also copies the prefix it returns to dst,
@@ -168,11 +159,7 @@ func (c *core) copySpan(dst, p []byte) int {
 	if c.policy == OPTU8 {
 		return c.spanStop(dst, p)
 	}
-	n := copyValidPrefix(dst, p)
-	if c.slow {
-		n = c.spanSlow(p[:n])
-	}
-	return n
+	return c.cutNUL(p, copyValidPrefix(dst, p))
 }
 
 // spanStop is span under OPTU8, which the kernels that stop at each EE
@@ -194,35 +181,18 @@ func (c *core) spanStop(dst, p []byte) int {
 		}
 		n += 3
 	}
+	return c.cutNUL(p, n)
+}
+
+// cutNUL returns n, the length of a valid prefix of p, or under NoNUL the
+// offset of the first NUL in p[:n] if it is smaller.
+func (c *core) cutNUL(p []byte, n int) int {
 	if c.o.noNUL {
 		if i := bytes.IndexByte(p[:n], 0); i >= 0 {
-			n = i
+			return i
 		}
 	}
 	return n
-}
-
-func (c *core) spanSlow(p []byte) int {
-	if c.o.noNUL {
-		if i := bytes.IndexByte(p, 0); i >= 0 {
-			p = p[:i]
-		}
-	}
-	if c.policy == OPTU8 {
-		// In well-formed input every EE is a lead byte of a 3-byte sequence.
-		for i := 0; ; {
-			j := bytes.IndexByte(p[i:], 0xEE)
-			if j < 0 {
-				break
-			}
-			i += j
-			if c.optu8Escaped(p[i+1], p[i+2]) {
-				return i
-			}
-			i += 3
-		}
-	}
-	return len(p)
 }
 
 // optu8Escaped reports whether the well-formed sequence EE b1 b2 lies in
