@@ -82,12 +82,17 @@ func copyValidPrefixStopGeneric(dst, src []byte) int {
 	return n
 }
 
-// stopFinish finishes in Go after a stopping kernel returned n < len(p):
-// p[:n] holds no EE, and no error but perhaps an unfinished last sequence.
-// Where p[n] is EE the answer is at most n; elsewhere it is the valid
-// prefix, cut at an EE in the few bytes from n on.
-func stopFinish(p []byte, n int) int {
+// kernelFinish finishes in Go after a kernel returned n < len(p): it backs
+// up to the start of the sequence that holds p[n-1], at most 3
+// continuation bytes, and validates from there, which stops at the error
+// within a block or so. After a stopping kernel (stop), p[:n] holds no EE
+// either: where p[n] is EE the answer is at most n, and elsewhere it is
+// cut at an EE in the few bytes from n on.
+func kernelFinish(p []byte, n int, stop bool) int {
 	i := seqStart(p, n)
+	if !stop {
+		return i + validPrefixGeneric(p[i:])
+	}
 	lim := len(p) // the scan in Go need not go past an EE at n
 	if p[n] == stopByte {
 		lim = n

@@ -96,22 +96,26 @@ func validPrefix(p []byte) int {
 }
 
 // validPrefixSlow is validPrefix for inputs long enough for a kernel.
-func validPrefixSlow(p []byte) int {
+func validPrefixSlow(p []byte) int { return kernelPrefix(p, false) }
+
+// kernelPrefix runs the kernel of impl on p, the stopping one if stop is
+// set, and finishes in Go where it stopped.
+func kernelPrefix(p []byte, stop bool) int {
 	var n int
-	switch impl {
-	case implAVX512:
+	switch {
+	case impl == implAVX512 && stop:
+		n = validStopAVX512(p)
+	case impl == implAVX512:
 		n = validAVX512(p)
-	case implAVX2:
+	case impl == implAVX2 && stop:
+		n = validStopAVX2(p)
+	case impl == implAVX2:
 		n = validAVX2(p)
 	}
 	if n == len(p) {
 		return n
 	}
-	// Back up to the start of the sequence that holds p[n-1], at most
-	// 3 continuation bytes, and finish in Go, which stops at the error
-	// within a block or so.
-	i := seqStart(p, n)
-	return i + validPrefixGeneric(p[i:])
+	return kernelFinish(p, n, stop)
 }
 
 // copyValidPrefix copies the longest prefix of src made of complete,
@@ -128,25 +132,32 @@ func copyValidPrefix(dst, src []byte) int {
 
 // copyValidPrefixSlow is copyValidPrefix for inputs long enough for a
 // kernel.
-func copyValidPrefixSlow(dst, src []byte) int {
+func copyValidPrefixSlow(dst, src []byte) int { return kernelCopy(dst, src, false) }
+
+// kernelCopy is kernelPrefix with the copying kernels.
+func kernelCopy(dst, src []byte, stop bool) int {
 	if len(dst) < len(src) {
 		panic("utf8stream: copyValidPrefix: dst shorter than src")
 	}
 	var n int
-	switch impl {
-	case implAVX512:
+	switch {
+	case impl == implAVX512 && stop:
+		n = copyValidStopAVX512(dst, src)
+	case impl == implAVX512:
 		n = copyValidAVX512(dst, src)
-	case implAVX2:
+	case impl == implAVX2 && stop:
+		n = copyValidStopAVX2(dst, src)
+	case impl == implAVX2:
 		n = copyValidAVX2(dst, src)
 	}
 	if n == len(src) {
 		return n
 	}
-	// As in validPrefixSlow. The kernel copied src[:n], and i <= n. The
-	// answer m can be greater than n where a kernel leaves the last bytes
-	// of a short input to Go, so copy all of src[i:m]: a few bytes.
+	// The kernel copied src[:n], and i <= n. The answer m can be greater
+	// than n where a kernel leaves the last bytes of a short input to Go,
+	// so copy all of src[i:m]: a few bytes.
 	i := seqStart(src, n)
-	m := i + validPrefixGeneric(src[i:])
+	m := kernelFinish(src, n, stop)
 	copy(dst[i:m], src[i:m])
 	return m
 }
@@ -163,19 +174,7 @@ func validPrefixStop(p []byte) int {
 
 // validPrefixStopSlow is validPrefixStop for inputs long enough for a
 // kernel.
-func validPrefixStopSlow(p []byte) int {
-	var n int
-	switch impl {
-	case implAVX512:
-		n = validStopAVX512(p)
-	case implAVX2:
-		n = validStopAVX2(p)
-	}
-	if n == len(p) {
-		return n
-	}
-	return stopFinish(p, n)
-}
+func validPrefixStopSlow(p []byte) int { return kernelPrefix(p, true) }
 
 // copyValidPrefixStop is copyValidPrefix that stops where validPrefixStop
 // does.
@@ -188,23 +187,4 @@ func copyValidPrefixStop(dst, src []byte) int {
 
 // copyValidPrefixStopSlow is copyValidPrefixStop for inputs long enough
 // for a kernel.
-func copyValidPrefixStopSlow(dst, src []byte) int {
-	if len(dst) < len(src) {
-		panic("utf8stream: copyValidPrefix: dst shorter than src")
-	}
-	var n int
-	switch impl {
-	case implAVX512:
-		n = copyValidStopAVX512(dst, src)
-	case implAVX2:
-		n = copyValidStopAVX2(dst, src)
-	}
-	if n == len(src) {
-		return n
-	}
-	// As in copyValidPrefixSlow.
-	i := seqStart(src, n)
-	m := stopFinish(src, n)
-	copy(dst[i:m], src[i:m])
-	return m
-}
+func copyValidPrefixStopSlow(dst, src []byte) int { return kernelCopy(dst, src, true) }
