@@ -56,20 +56,22 @@ type Reader struct {
 	rerr   error // the underlying reader's error, returned after the bytes before it
 	err    error // sticky: returned by every Read once the bytes before it are out
 
-	cw     countWriter // WriteTo's writer, and the bytes written to it
-	tail   [4]byte     // under a direct policy, WriteTo's unfinished sequence
-	ntail  uint8
-	direct bool    // the policy never needs the input after the first ill-formed subpart
-	wr     *Writer // WriteTo's Writer under the other policies, made on first use
+	cw    countWriter // WriteTo's writer, and the bytes written to it
+	tail  [4]byte     // under a direct policy, WriteTo's unfinished sequence
+	ntail uint8
+	wr    *Writer // WriteTo's Writer under the other policies, made on first use
 }
 
 // NewReader returns a Reader that applies policy p to what it reads from r.
 func NewReader(r io.Reader, p Policy, opts ...Option) *Reader {
 	rd := &Reader{r: r}
 	rd.t.init(p, opts)
-	rd.direct = !rd.t.c.resizes()
 	return rd
 }
+
+// direct reports whether rd's policy never needs the input after the first
+// ill-formed subpart: Reject, with no option that changes valid input.
+func (rd *Reader) direct() bool { return !rd.t.c.resizes() }
 
 // Reset discards all state and makes rd read from r, as NewReader would,
 // but keeps its buffers.
@@ -134,7 +136,7 @@ func (rd *Reader) readDirect(p []byte) (n, m int, err error) {
 	k := copy(p, rd.src[rd.s0:rd.s1])
 	rd.s0, rd.s1 = 0, 0
 	lim := len(p)
-	if !rd.direct {
+	if !rd.direct() {
 		lim = min(lim, max(maxDirect, rd.t.c.o.bufSize))
 	}
 	m, rd.rerr = rd.r.Read(p[k:lim])
@@ -148,7 +150,7 @@ func (rd *Reader) readDirect(p []byte) (n, m int, err error) {
 	if serr == nil {
 		return n, m, nil
 	}
-	if rd.direct && serr == transform.ErrEndOfSpan {
+	if rd.direct() && serr == transform.ErrEndOfSpan {
 		// Under Reject the unit at n is ill-formed, and nothing after it
 		// is ever read: compute the error now and keep no input.
 		_, _, err := rd.t.Transform(nil, p[n:end], atEOF)
@@ -254,7 +256,7 @@ func (rd *Reader) WriteTo(w io.Writer) (n int64, err error) {
 		return rd.cw.n, rd.err
 	}
 	var sink io.Writer = (*rejectSink)(rd)
-	if !rd.direct {
+	if !rd.direct() {
 		if rd.wr == nil {
 			rd.wr = new(Writer)
 		}
@@ -290,7 +292,7 @@ func (rd *Reader) WriteTo(w io.Writer) (n int64, err error) {
 	// err is nil at the end of the input, or the sink's error (under
 	// Reject an *Error, or one of w), or the underlying reader's, which
 	// drops an unfinished sequence, as in Read.
-	if rd.direct {
+	if rd.direct() {
 		if err == nil && rd.ntail > 0 {
 			_, _, err = rd.t.Transform(nil, rd.tail[:rd.ntail], true)
 		}
