@@ -655,6 +655,29 @@ func heapInUse() uint64 {
 	return ms.HeapAlloc
 }
 
+// serveLocal serves h on a loopback port until the test ends and returns
+// its URL and a client for it. At the end the client's idle connections
+// are closed and the server is shut down, which must succeed.
+func serveLocal(t *testing.T, h http.Handler) (url string, client *http.Client) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln)
+	tr := &http.Transport{}
+	t.Cleanup(func() {
+		tr.CloseIdleConnections()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+	})
+	return "http://" + ln.Addr().String() + "/", &http.Client{Transport: tr, Timeout: 10 * time.Second}
+}
+
 func TestMiddlewareServer(t *testing.T) {
 	in := []byte("{\"name\":\"caf\xe9 \xe2\x82\xac \xf0\x9f\x99\x82 \xed\xa0\x80 x\xe2\x82\"}")
 	baseGoroutines := runtime.NumGoroutine()
@@ -664,33 +687,15 @@ func TestMiddlewareServer(t *testing.T) {
 		t.Run("policy="+p.String(), func(t *testing.T) {
 			var mu sync.Mutex
 			var s seen
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv := &http.Server{
-				Handler: Middleware(p)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					mu.Lock()
-					defer mu.Unlock()
-					recorder(&s).ServeHTTP(w, r)
-				})),
-				ReadHeaderTimeout: 5 * time.Second,
-			}
-			go srv.Serve(ln)
-			tr := &http.Transport{}
-			client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
-			defer func() {
-				tr.CloseIdleConnections()
-				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				defer cancel()
-				if err := srv.Shutdown(ctx); err != nil {
-					t.Errorf("Shutdown: %v", err)
-				}
-			}()
+			url, client := serveLocal(t, Middleware(p)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				defer mu.Unlock()
+				recorder(&s).ServeHTTP(w, r)
+			})))
 
 			for range 3 { // on one kept-alive connection
 				body, stop := slowBody(t, in)
-				req, err := http.NewRequest(http.MethodPost, "http://"+ln.Addr().String()+"/", body)
+				req, err := http.NewRequest(http.MethodPost, url, body)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -731,41 +736,25 @@ func TestMiddlewareServer(t *testing.T) {
 	}
 
 	t.Run("streamed response", func(t *testing.T) {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
 		next := make(chan struct{})
-		srv := &http.Server{
-			Handler: Middleware(Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				rc := http.NewResponseController(w)
-				if err := rc.SetWriteDeadline(time.Now().Add(10 * time.Second)); err != nil {
-					t.Errorf("SetWriteDeadline through the wrapper: %v", err)
-				}
-				w.Header().Set("Content-Type", "text/plain")
-				io.WriteString(w, "héllo \xe2\x82")
-				if err := rc.Flush(); err != nil {
-					t.Errorf("Flush: %v", err)
-				}
-				select {
-				case <-next:
-				case <-time.After(5 * time.Second):
-					t.Error("the client did not read the flushed part")
-				}
-				io.WriteString(w, "\xac and \xe2")
-			})),
-			ReadHeaderTimeout: 5 * time.Second,
-		}
-		go srv.Serve(ln)
-		tr := &http.Transport{}
-		client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
-		defer func() {
-			tr.CloseIdleConnections()
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			srv.Shutdown(ctx)
-		}()
-		resp, err := client.Get("http://" + ln.Addr().String() + "/")
+		url, client := serveLocal(t, Middleware(Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rc := http.NewResponseController(w)
+			if err := rc.SetWriteDeadline(time.Now().Add(10 * time.Second)); err != nil {
+				t.Errorf("SetWriteDeadline through the wrapper: %v", err)
+			}
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, "héllo \xe2\x82")
+			if err := rc.Flush(); err != nil {
+				t.Errorf("Flush: %v", err)
+			}
+			select {
+			case <-next:
+			case <-time.After(5 * time.Second):
+				t.Error("the client did not read the flushed part")
+			}
+			io.WriteString(w, "\xac and \xe2")
+		})))
+		resp, err := client.Get(url)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -782,34 +771,18 @@ func TestMiddlewareServer(t *testing.T) {
 	})
 
 	t.Run("hijack", func(t *testing.T) {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := &http.Server{
-			Handler: Middleware(Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "text/plain")
-				conn, bw, err := http.NewResponseController(w).Hijack()
-				if err != nil {
-					t.Errorf("Hijack through the wrapper: %v", err)
-					return
-				}
-				defer conn.Close()
-				bw.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: close\r\n\r\nhi\xff")
-				bw.Flush()
-			})),
-			ReadHeaderTimeout: 5 * time.Second,
-		}
-		go srv.Serve(ln)
-		tr := &http.Transport{}
-		client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
-		defer func() {
-			tr.CloseIdleConnections()
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			srv.Shutdown(ctx)
-		}()
-		resp, err := client.Get("http://" + ln.Addr().String() + "/")
+		url, client := serveLocal(t, Middleware(Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain")
+			conn, bw, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				t.Errorf("Hijack through the wrapper: %v", err)
+				return
+			}
+			defer conn.Close()
+			bw.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: close\r\n\r\nhi\xff")
+			bw.Flush()
+		})))
+		resp, err := client.Get(url)
 		if err != nil {
 			t.Fatal(err)
 		}
