@@ -7,9 +7,53 @@
 	MOVL         $c, AX \
 	VPBROADCASTB AX, z
 
+// The tables of classifyAVX512. leadC0 gives, for each lead byte C0..FF,
+// the high nibbles its second byte may have (bits 0..3 for 8..B; Table
+// 3-7), bit 4 when a third byte must be a continuation byte, bit 5 when a
+// fourth must, bit 6 for a 2-byte lead and bit 7 for a 3-byte one; it is 0
+// for the bytes that never start a sequence. cont1, cont2 and cont3 give,
+// for each byte b by b>>2, bit 0..3 for the high nibble of a continuation
+// byte, bit 4 and bit 5 for any continuation byte.
+DATA leadC0<>+0(SB)/8, $0x4f4f4f4f4f4f0000
+DATA leadC0<>+8(SB)/8, $0x4f4f4f4f4f4f4f4f
+DATA leadC0<>+16(SB)/8, $0x4f4f4f4f4f4f4f4f
+DATA leadC0<>+24(SB)/8, $0x4f4f4f4f4f4f4f4f
+DATA leadC0<>+32(SB)/8, $0x9f9f9f9f9f9f9f9c
+DATA leadC0<>+40(SB)/8, $0x9f9f939f9f9f9f9f
+DATA leadC0<>+48(SB)/8, $0x000000313f3f3f3e
+DATA leadC0<>+56(SB)/8, $0x0000000000000000
+GLOBL leadC0<>(SB), RODATA|NOPTR, $64
+DATA cont1<>+0(SB)/8, $0x0000000000000000
+DATA cont1<>+8(SB)/8, $0x0000000000000000
+DATA cont1<>+16(SB)/8, $0x0000000000000000
+DATA cont1<>+24(SB)/8, $0x0000000000000000
+DATA cont1<>+32(SB)/8, $0x0202020201010101
+DATA cont1<>+40(SB)/8, $0x0808080804040404
+DATA cont1<>+48(SB)/8, $0x0000000000000000
+DATA cont1<>+56(SB)/8, $0x0000000000000000
+GLOBL cont1<>(SB), RODATA|NOPTR, $64
+DATA cont2<>+0(SB)/8, $0x0000000000000000
+DATA cont2<>+8(SB)/8, $0x0000000000000000
+DATA cont2<>+16(SB)/8, $0x0000000000000000
+DATA cont2<>+24(SB)/8, $0x0000000000000000
+DATA cont2<>+32(SB)/8, $0x1010101010101010
+DATA cont2<>+40(SB)/8, $0x1010101010101010
+DATA cont2<>+48(SB)/8, $0x0000000000000000
+DATA cont2<>+56(SB)/8, $0x0000000000000000
+GLOBL cont2<>(SB), RODATA|NOPTR, $64
+DATA cont3<>+0(SB)/8, $0x0000000000000000
+DATA cont3<>+8(SB)/8, $0x0000000000000000
+DATA cont3<>+16(SB)/8, $0x0000000000000000
+DATA cont3<>+24(SB)/8, $0x0000000000000000
+DATA cont3<>+32(SB)/8, $0x2020202020202020
+DATA cont3<>+40(SB)/8, $0x2020202020202020
+DATA cont3<>+48(SB)/8, $0x0000000000000000
+DATA cont3<>+56(SB)/8, $0x0000000000000000
+GLOBL cont3<>(SB), RODATA|NOPTR, $64
+
 // func classifyAVX512(src []byte, out []blockClass)
-// Requires AVX-512 F and BW. For each i < len(out) it classifies the 64
-// bytes at src[64*i:], reading up to src[64*i+67]; len(src) must be at
+// Requires AVX-512 F, BW and VBMI. For each i < len(out) it classifies the
+// 64 bytes at src[64*i:], reading up to src[64*i+67]; len(src) must be at
 // least 64*len(out)+3. See classifyGeneric.
 TEXT ·classifyAVX512(SB), NOSPLIT, $0-48
 	MOVQ src_base+0(FP), SI
@@ -18,16 +62,13 @@ TEXT ·classifyAVX512(SB), NOSPLIT, $0-48
 	TESTQ CX, CX
 	JZ    done
 
-	BYTES(0xC2, Z10)
-	BYTES(0xE0, Z11)
-	BYTES(0xF0, Z12)
-	BYTES(0xF5, Z13)
-	BYTES(0xED, Z14)
-	BYTES(0xF4, Z15)
+	VMOVDQU64 leadC0<>(SB), Z10
+	VMOVDQU64 cont1<>(SB), Z11
+	VMOVDQU64 cont2<>(SB), Z12
+	VMOVDQU64 cont3<>(SB), Z13
+	VPXORQ    Z14, Z14, Z14
+	BYTES(0x40, Z15)
 	BYTES(0x80, Z16)
-	BYTES(0x40, Z17)
-	BYTES(0xA0, Z18)
-	BYTES(0x90, Z19)
 
 loop:
 	VMOVDQU64 (SI), Z0
@@ -35,57 +76,36 @@ loop:
 	VMOVDQU64 2(SI), Z2
 	VMOVDQU64 3(SI), Z3
 
-	// The logic runs in mask registers; a masked compare ANDs its mask
-	// in. K1 = bad1: the second byte is out of the range its lead byte
-	// allows (Table 3-7), for the four special leads.
-	VPCMPUB $0, Z11, Z0, K1     // E0
-	VPCMPUB $1, Z18, Z1, K1, K1 // and the second byte < A0
-	VPCMPUB $0, Z14, Z0, K2     // ED
-	VPCMPUB $5, Z18, Z1, K2, K2 // and >= A0
-	KORQ    K1, K2, K1
-	VPCMPUB $0, Z12, Z0, K2     // F0
-	VPCMPUB $1, Z19, Z1, K2, K2 // and < 90
-	KORQ    K1, K2, K1
-	VPCMPUB $0, Z15, Z0, K2     // F4
-	VPCMPUB $5, Z19, Z1, K2, K2 // and >= 90
-	KORQ    K1, K2, K1
+	// K6: the bytes that are not ASCII. Z0 = lead: what leadC0 says of
+	// each byte (0 for 00..BF: Z14 is the table for 80..BF).
+	VPMOVB2M   Z0, K6
+	VPERMI2B.Z Z10, Z14, K6, Z0
+	// Z1, Z2, Z3: what cont1, cont2 and cont3 say of the bytes 1, 2 and
+	// 3 places on.
+	VPSRLW $2, Z1, Z1
+	VPERMB Z11, Z1, Z1
+	VPSRLW $2, Z2, Z2
+	VPERMB Z12, Z2, Z2
+	VPSRLW $2, Z3, Z3
+	VPERMB Z13, Z3, Z3
 
-	// K3 = ok1: a continuation byte follows, within range. K4 = cont2,
-	// K5 = cont3: the bytes 2 and 3 places on are continuation bytes
-	// (b^80 < 40).
-	VPXORQ  Z16, Z1, Z9
-	VPCMPUB $1, Z17, Z9, K2
-	KANDNQ  K2, K1, K3
-	VPXORQ  Z16, Z2, Z9
-	VPCMPUB $1, Z17, Z9, K4
-	VPXORQ  Z16, Z3, Z9
-	VPCMPUB $1, Z17, Z9, K5
+	// m2 (K1): a lead byte and a second byte in its range; m3 (K2): and
+	// a third byte if it needs one; m4 (K3): and a fourth.
+	VPTESTMB Z1, Z0, K1
+	VPTESTMB Z2, Z0, K1, K2
+	VPTESTMB Z3, Z0, K2, K3
+	KMOVQ    K1, 0(DI)
+	KMOVQ    K2, 8(DI)
+	KMOVQ    K3, 16(DI)
 
-	// m2 = C2..F4 and ok1
-	VPCMPUB $1, Z13, Z0, K6     // < F5
-	VPCMPUB $5, Z10, Z0, K6, K2 // C2..F4
-	KANDQ   K2, K3, K2
-	KMOVQ   K2, 0(DI)
-
-	// m3 = E0..F4 and ok1 and cont2
-	VPCMPUB $5, Z11, Z0, K2, K1
-	KANDQ   K1, K4, K1
-	KMOVQ   K1, 8(DI)
-
-	// m4 = F0..F4 and ok1 and cont2 and cont3
-	VPCMPUB $5, Z12, Z0, K1, K7
-	KANDQ   K7, K5, K7
-	KMOVQ   K7, 16(DI)
-
-	// v = ASCII, or C2..DF and ok1 (m2 below E0), or E0..EF and m3 (m3
-	// below F0), or m4
-	VPCMPUB $1, Z11, Z0, K2, K2
-	VPCMPUB $1, Z12, Z0, K1, K1
-	VPCMPUB $1, Z16, Z0, K6
-	KORQ    K1, K2, K1
-	KORQ    K1, K7, K1
-	KORQ    K1, K6, K1
-	KMOVQ   K1, 24(DI)
+	// v = ASCII, or a whole sequence of the length its lead byte says:
+	// m2 for a 2-byte lead, m3 for a 3-byte one, m4.
+	VPTESTMB Z15, Z0, K1, K4
+	VPTESTMB Z16, Z0, K2, K5
+	KORQ     K4, K5, K4
+	KORQ     K4, K3, K4
+	KXNORQ   K4, K6, K4
+	KMOVQ    K4, 24(DI)
 
 	ADDQ $64, SI
 	ADDQ $32, DI
