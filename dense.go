@@ -250,7 +250,7 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 	// finish the stretch.
 	fast := haveRepair() && ms == nil && !cb
 	var (
-		cls              [8]blockClass
+		cls              [32]blockClass
 		ci, nc           int
 		p, j, clean      int
 		c2, c3, c4, cv   uint64 // the block before's top bits
@@ -437,10 +437,10 @@ type repairState struct {
 }
 
 // repair runs repairBlocks on the next blocks from st.p on that it can
-// take, up to 8, and advances st. It reports whether it took all it was
+// take, up to 32, and advances st. It reports whether it took all it was
 // given, so that denseFast should call it again; false means that denseFast
 // goes on in Go.
-func (t *Transformer) repair(dst, src []byte, cls *[8]blockClass, st *repairState) bool {
+func (t *Transformer) repair(dst, src []byte, cls *[32]blockClass, st *repairState) bool {
 	const blk = 64
 	tab := t.c.tab
 	// A block at p is read up to src[p+128] (a valid run is copied 64
