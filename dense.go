@@ -250,7 +250,7 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 	// finish the stretch.
 	fast := haveRepair() && ms == nil && !cb
 	var (
-		cls              [32]blockClass
+		cls              [8]blockClass
 		ci, nc           int
 		p, j, clean      int
 		c2, c3, c4, cv   uint64 // the block before's top bits
@@ -261,7 +261,7 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 		if ci == nc {
 			if fast {
 				st := repairState{c2: c2, c3: c3, c4: c4, cv: cv, p: p, j: j, clean: clean, first: -1}
-				fast = t.repair(dst, src, &cls, &st)
+				fast = t.repair(dst, src, &st)
 				p, j, clean = st.p, st.j, st.clean
 				c2, c3, c4, cv = st.c2, st.c3, st.c4, st.cv
 				subparts += st.subparts
@@ -436,12 +436,18 @@ type repairState struct {
 	clean, cleanMax         int    // blocks in a row without an ill-formed byte, and how many stop
 }
 
+// repairBatch is how many blocks repair takes at most in one call: more
+// than the Go loop classifies at a time (len(cls) in denseBlocks), which
+// may stop after any block, to spread the cost of the kernels' calls.
+const repairBatch = 32
+
 // repair runs repairBlocks on the next blocks from st.p on that it can
-// take, up to 32, and advances st. It reports whether it took all it was
-// given, so that denseFast should call it again; false means that denseFast
-// goes on in Go.
-func (t *Transformer) repair(dst, src []byte, cls *[32]blockClass, st *repairState) bool {
+// take, up to repairBatch, and advances st. It reports whether it took all
+// it was given, so that denseFast should call it again; false means that
+// denseFast goes on in Go.
+func (t *Transformer) repair(dst, src []byte, st *repairState) bool {
 	const blk = 64
+	var cls [repairBatch]blockClass
 	tab := t.c.tab
 	// A block at p is read up to src[p+128] (a valid run is copied 64
 	// bytes at a time), and denseFast goes on from p+64 <= len(src)-72.
