@@ -106,6 +106,9 @@ type core struct {
 	// noTab is set when there is no table to serve denseFast for this
 	// policy and these options; tab is looked up when first needed.
 	noTab bool
+	// plain is set when span is validPrefix: not under OPTU8, and not
+	// with NoNUL.
+	plain bool
 	tab   *denseTable
 }
 
@@ -117,6 +120,7 @@ func (c *core) init(p Policy, opts []Option) {
 		c.o = new(options)
 		c.o.init(opts)
 	}
+	c.plain = p != OPTU8 && !c.o.noNUL
 }
 
 // denseWindow is how far span looks with the Go scanner after an
@@ -140,7 +144,7 @@ func (c *core) span(p []byte, dense bool) int {
 	if dense && len(p) > denseWindow {
 		if n := validPrefixGeneric(p[:denseWindow]); n <= denseWindow-4 {
 			// The valid run ends in the window.
-			if c.policy != OPTU8 && !c.o.noNUL {
+			if c.plain {
 				return n
 			}
 			p = p[:n]

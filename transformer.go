@@ -212,12 +212,20 @@ func (t *Transformer) fastDense() bool {
 // an unfinished sequence and atEOF is false, and [transform.ErrEndOfSpan]
 // otherwise. Like Transform, Span advances the stream offset by n.
 func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
-	if skip, short := t.bomPrefix(src, atEOF); short {
-		return 0, transform.ErrShortSrc
-	} else if skip > 0 {
-		return 0, transform.ErrEndOfSpan
+	if t.c.o.stripBOM {
+		if skip, short := t.bomPrefix(src, atEOF); short {
+			return 0, transform.ErrShortSrc
+		} else if skip > 0 {
+			return 0, transform.ErrEndOfSpan
+		}
 	}
-	n = t.c.span(src, t.dense)
+	if t.c.plain && !t.dense {
+		// What span does here, with one call fewer: on short input
+		// each call on the way costs as much as the kernel's work.
+		n = validPrefix(src)
+	} else {
+		n = t.c.span(src, t.dense)
+	}
 	if n > 0 {
 		t.dense = n < enterDense
 	}

@@ -89,10 +89,24 @@ func copyValidStopAVX512(dst, src []byte) int
 // validPrefix returns the length of the longest prefix of p made of complete,
 // well-formed UTF-8 sequences.
 func validPrefix(p []byte) int {
-	if len(p) < minKernel || impl == implGeneric {
+	// The kernel is called here rather than through kernelPrefix: on short
+	// input, which is what most calls of Span see, each call on the way
+	// costs as much as the kernel's work.
+	var n int
+	switch {
+	case len(p) < minKernel:
+		return validPrefixGeneric(p)
+	case impl == implAVX512:
+		n = validAVX512(p)
+	case impl == implAVX2:
+		n = validAVX2(p)
+	default:
 		return validPrefixGeneric(p)
 	}
-	return validPrefixSlow(p)
+	if n == len(p) {
+		return n
+	}
+	return kernelFinish(p, n, false)
 }
 
 // validPrefixSlow is validPrefix for inputs long enough for a kernel.
