@@ -24,7 +24,7 @@
 	VPMOVB2M  Z0, K1
 	KORTESTQ  K1, K1
 	JZ        ascii512
-	JMP       masked512
+	JMP       first512
 
 loop512:
 	MOVQ      DX, CX
@@ -120,8 +120,11 @@ masked512:
 	// at the end shows as an error.
 	VMOVDQU8.Z (SI), K2, Z0
 	STOREMASK4
+
+first512:
+	// Z0 holds the first block, which is not ASCII.
 	FIRST4
-	JMP        check512
+	JMP check512
 
 last512:
 	// Fewer than 64 bytes are left after AX >= 64. Check the last 64
