@@ -447,13 +447,12 @@ const repairBatch = 32
 // denseFast goes on in Go.
 func (t *Transformer) repair(dst, src []byte, st *repairState) bool {
 	const blk = 64
-	var cls [repairBatch]blockClass
 	tab := t.c.tab
 	// A block at p is read up to src[p+128] (a valid run is copied 64
 	// bytes at a time), and denseFast goes on from p+64 <= len(src)-72.
 	n := 0
 	if rem := len(src) - (2*blk + 8) - st.p; rem >= 0 {
-		n = min(len(cls), rem/blk+1)
+		n = min(repairBatch, rem/blk+1)
 	}
 	if n > 0 && len(tab.stops) > 0 {
 		// Only the blocks before a byte an option must see: the Go
@@ -465,9 +464,8 @@ func (t *Transformer) repair(dst, src []byte, st *repairState) bool {
 	if n == 0 || st.j > st.jmax || st.clean >= cleanBlocks {
 		return false
 	}
-	classifyBlocks(src[st.p:], cls[:n])
 	p0 := st.p
-	repairBlocks(dst, src, cls[:n], tab, st)
+	repairBlocks(dst, src, n, tab, st)
 	return st.p == p0+n*blk && st.clean < cleanBlocks
 }
 

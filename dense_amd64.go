@@ -19,17 +19,22 @@ func classifyBlocks(src []byte, out []blockClass) {
 }
 
 //go:noescape
-func repairAVX512(dst, src []byte, cls []blockClass, tab *denseTable, st *repairState)
+func repairAVX512(dst, src []byte, n int, tab *denseTable, st *repairState)
 
 // haveRepair reports whether repairBlocks has a kernel to run.
 func haveRepair() bool { return impl == implAVX512 }
 
-// repairBlocks writes the output of the blocks of src that cls describes,
-// from st.p on, to dst from st.j on, as denseFast would for a policy
-// without stops, marks or callback, and advances st. It stops early before
-// a block when st.j > st.jmax, and after one that makes st.clean reach
-// st.cleanMax. src must hold 128 bytes from each block's start, and dst
-// blk*tab.maxOut+72 bytes from st.jmax.
-func repairBlocks(dst, src []byte, cls []blockClass, tab *denseTable, st *repairState) {
-	repairAVX512(dst, src, cls, tab, st)
+// repairBlocks classifies the n <= repairBatch blocks of src from st.p on
+// and writes their output to dst from st.j on, as denseFast would for a
+// policy without stops, marks or callback, and advances st. It stops early
+// before a block when st.j > st.jmax, and after one that makes st.clean
+// reach st.cleanMax. src must hold 128 bytes from each block's start, and
+// dst blk*tab.maxOut+72 bytes from st.jmax. The kernel classifies the
+// blocks into its own frame, which, unlike an array of the caller's, no one
+// zeroes first.
+func repairBlocks(dst, src []byte, n int, tab *denseTable, st *repairState) {
+	if n > repairBatch || st.p+64*n+3 > len(src) {
+		panic("utf8stream: repairBlocks: too many blocks")
+	}
+	repairAVX512(dst, src, n, tab, st)
 }

@@ -56,61 +56,12 @@ GLOBL cont3<>(SB), RODATA|NOPTR, $64
 // 64 bytes at src[64*i:], reading up to src[64*i+67]; len(src) must be at
 // least 64*len(out)+3. See classifyGeneric.
 TEXT ·classifyAVX512(SB), NOSPLIT, $0-48
-	MOVQ src_base+0(FP), SI
-	MOVQ out_base+24(FP), DI
-	MOVQ out_len+32(FP), CX
+	MOVQ  src_base+0(FP), SI
+	MOVQ  out_base+24(FP), DI
+	MOVQ  out_len+32(FP), CX
 	TESTQ CX, CX
 	JZ    done
-
-	VMOVDQU64 leadC0<>(SB), Z10
-	VMOVDQU64 cont1<>(SB), Z11
-	VMOVDQU64 cont2<>(SB), Z12
-	VMOVDQU64 cont3<>(SB), Z13
-	VPXORQ    Z14, Z14, Z14
-	BYTES(0x40, Z15)
-	BYTES(0x80, Z16)
-
-loop:
-	VMOVDQU64 (SI), Z0
-	VMOVDQU64 1(SI), Z1
-	VMOVDQU64 2(SI), Z2
-	VMOVDQU64 3(SI), Z3
-
-	// K6: the bytes that are not ASCII. Z0 = lead: what leadC0 says of
-	// each byte (0 for 00..BF: Z14 is the table for 80..BF).
-	VPMOVB2M   Z0, K6
-	VPERMI2B.Z Z10, Z14, K6, Z0
-	// Z1, Z2, Z3: what cont1, cont2 and cont3 say of the bytes 1, 2 and
-	// 3 places on.
-	VPSRLW $2, Z1, Z1
-	VPERMB Z11, Z1, Z1
-	VPSRLW $2, Z2, Z2
-	VPERMB Z12, Z2, Z2
-	VPSRLW $2, Z3, Z3
-	VPERMB Z13, Z3, Z3
-
-	// m2 (K1): a lead byte and a second byte in its range; m3 (K2): and
-	// a third byte if it needs one; m4 (K3): and a fourth.
-	VPTESTMB Z1, Z0, K1
-	VPTESTMB Z2, Z0, K1, K2
-	VPTESTMB Z3, Z0, K2, K3
-	KMOVQ    K1, 0(DI)
-	KMOVQ    K2, 8(DI)
-	KMOVQ    K3, 16(DI)
-
-	// v = ASCII, or a whole sequence of the length its lead byte says:
-	// m2 for a 2-byte lead, m3 for a 3-byte one, m4.
-	VPTESTMB Z15, Z0, K1, K4
-	VPTESTMB Z16, Z0, K2, K5
-	KORQ     K4, K5, K4
-	KORQ     K4, K3, K4
-	KXNORQ   K4, K6, K4
-	KMOVQ    K4, 24(DI)
-
-	ADDQ $64, SI
-	ADDQ $32, DI
-	DECQ CX
-	JNZ  loop
+#include "classify_amd64.h"
 
 done:
 	VZEROUPPER
@@ -133,19 +84,33 @@ done:
 // The fields of denseTable: out [1024]uint64, then n [1024]uint8.
 #define TAB_N 8192
 
-// func repairAVX512(dst, src []byte, cls []blockClass, tab *denseTable, st *repairState)
-// Requires AVX-512 F and BMI1 and 2. See repairBlocks.
-TEXT ·repairAVX512(SB), NOSPLIT, $0-88
+// REPAIR_BATCH is the most blocks repairAVX512 takes: its frame holds
+// their blockClass, 32 bytes each.
+#define REPAIR_BATCH 32
+
+// func repairAVX512(dst, src []byte, n int, tab *denseTable, st *repairState)
+// Requires AVX-512 F, BW and VBMI, and BMI1 and 2. It classifies the n <=
+// REPAIR_BATCH blocks from st.p on into its frame, as classifyAVX512 does,
+// and then repairs them. See repairBlocks.
+TEXT ·repairAVX512(SB), $1024-72
+	MOVQ  n+48(FP), R15
+	TESTQ R15, R15
+	JZ    none
+	CMPQ  R15, $REPAIR_BATCH
+	JA    none
+	MOVQ  st+64(FP), R14
+	MOVQ  src_base+24(FP), SI
+	ADDQ  ST_P(R14), SI
+	LEAQ  (SP), DI
+	MOVQ  R15, CX
+#include "classify_amd64.h"
+
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
-	MOVQ cls_base+48(FP), R12
-	MOVQ cls_len+56(FP), R15
-	MOVQ tab+72(FP), R13
-	MOVQ st+80(FP), R14
+	LEAQ (SP), R12
+	MOVQ tab+56(FP), R13
 	MOVQ ST_P(R14), DX
 	MOVQ ST_J(R14), BX
-	TESTQ R15, R15
-	JZ    out
 
 block:
 	CMPQ BX, ST_JMAX(R14)
@@ -290,4 +255,6 @@ out:
 	MOVQ DX, ST_P(R14)
 	MOVQ BX, ST_J(R14)
 	VZEROUPPER
+
+none:
 	RET

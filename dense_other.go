@@ -9,6 +9,6 @@ func classifyBlocks(src []byte, out []blockClass) { classifyGeneric(src, out) }
 // haveRepair reports whether repairBlocks has a kernel to run: not here.
 func haveRepair() bool { return false }
 
-func repairBlocks(dst, src []byte, cls []blockClass, tab *denseTable, st *repairState) {
+func repairBlocks(dst, src []byte, n int, tab *denseTable, st *repairState) {
 	panic("utf8stream: no repair kernel")
 }
