@@ -229,7 +229,7 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 		return 0, 0
 	}
 	lim := len(src) - blockIn
-	need := max((blk+3)*tab.maxOut+16, 512+8)
+	room := tab.blockRoom()
 	var ms []mark
 	maxK := len(src) + blockIn // marks kept: no limit without marks
 	k := 0
@@ -290,10 +290,10 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 		// the last unit (the leading held bytes), or those before a
 		// byte an option must see.
 		cnt, done := blk, false
-		if p+blk > lim && end < len(src) && len(dst)-j >= 2*need {
+		if p+blk > lim && end < len(src) && len(dst)-j >= room {
 			// The padded end: every unit ends by end.
 			cnt, done = end-p, true
-		} else if p+blk > lim || len(dst)-j < 2*need || k+blk > maxK || clean >= cleanBlocks {
+		} else if p+blk > lim || len(dst)-j < room || k+blockMarks > maxK || clean >= cleanBlocks {
 			cnt, done = bits.TrailingZeros64(^own), true
 		}
 		if len(tab.stops) > 0 {
@@ -380,6 +380,16 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 		t.stats.Bytes += int64(nbytes)
 	}
 	return j, p
+}
+
+// blockMarks is the most marks one block adds: one for each byte.
+const blockMarks = 64
+
+// blockRoom is the room in dst that denseFast needs to take a whole block:
+// twice the most that one block and the end of its last unit can write,
+// or than putBlock's buffer holds.
+func (tab *denseTable) blockRoom() int {
+	return 2 * max((64+3)*tab.maxOut+16, 512+8)
 }
 
 // copyWords copies src to dst 8 bytes at a time and returns len(src). It

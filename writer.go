@@ -86,7 +86,10 @@ func (wr *Writer) Write(p []byte) (n int, err error) {
 	}
 	for n < len(p) && wr.err == nil {
 		if wr.t.dense && wr.t.fastDense() {
-			if m, err := wr.reserve(n); err != nil {
+			// The block loop takes whole blocks only while buf has
+			// room for two: with less it would leave the rest of buf
+			// to the general path, a unit at a time.
+			if m, err := wr.reserveRoom(n, wr.t.c.tab.blockRoom()); err != nil {
 				return m, err
 			}
 			k := len(wr.marks)
@@ -98,7 +101,10 @@ func (wr *Writer) Write(p []byte) (n int, err error) {
 			wr.t.off += int64(ns)
 			wr.buf = wr.buf[:len(wr.buf)+nd]
 			n += ns
-			if len(wr.marks) >= maxMarks {
+			if len(wr.marks)+blockMarks > maxMarks {
+				// denseFast stopped for want of marks: flush, or the
+				// units up to maxMarks would go through the general
+				// path one at a time.
 				if m, err := wr.flush(n); err != nil {
 					return m, err
 				}
@@ -189,8 +195,12 @@ func (wr *Writer) fringe(p []byte, n int) int {
 
 // reserve makes room in buf for the output of any one unit, allocating buf
 // or flushing it. n is the position in p that buf's input reaches.
-func (wr *Writer) reserve(n int) (int, error) {
-	if cap(wr.buf)-len(wr.buf) >= minOut {
+func (wr *Writer) reserve(n int) (int, error) { return wr.reserveRoom(n, minOut) }
+
+// reserveRoom is reserve that makes room bytes free in buf, or as many as
+// its size allows.
+func (wr *Writer) reserveRoom(n, room int) (int, error) {
+	if free := cap(wr.buf) - len(wr.buf); free >= room || free >= minOut && len(wr.buf) == 0 {
 		return 0, nil
 	}
 	if m, err := wr.flush(n); err != nil {

@@ -171,6 +171,9 @@ func TestWriterExactCount(t *testing.T) {
 		string(textgen.Make("invalid1pct", 700)),
 		// 3-byte subparts, whose U+FFFD has the same length.
 		strings.Repeat("ab\xF0\x9F\x98cd\xE2\x82", 20),
+		// Subparts so dense that the block loop fills its marks, in
+		// writes long enough for it to run.
+		string(textgen.Make("random", 1500)),
 	}
 	for _, in := range inputs {
 		cuts := unitCuts(in)
@@ -182,9 +185,13 @@ func TestWriterExactCount(t *testing.T) {
 						lw := &limitWriter{limit: limit, err: werr}
 						w := NewWriter(lw, p, BufferSize(bufSize))
 						total, err := 0, error(nil)
-						for i := 0; i < len(in) && err == nil; i += 64 {
+						chunk := 64
+						if len(in) > 1000 {
+							chunk = 1000
+						}
+						for i := 0; i < len(in) && err == nil; i += chunk {
 							var n int
-							n, err = w.Write([]byte(in[i:min(i+64, len(in))]))
+							n, err = w.Write([]byte(in[i:min(i+chunk, len(in))]))
 							total += n
 						}
 						if err == nil {
