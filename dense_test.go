@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"io"
 	"math/rand/v2"
+	"os"
+	"regexp"
+	"strconv"
 	"testing"
+	"unsafe"
 
 	"github.com/utf8stream/utf8stream/internal/textgen"
 	"golang.org/x/text/transform"
@@ -160,5 +164,49 @@ func TestDenseImpls(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRepairLayout checks the offsets that dense_amd64.s defines for the
+// fields of repairState and denseTable (its ST_ and TAB_ constants)
+// against the Go types.
+func TestRepairLayout(t *testing.T) {
+	var st repairState
+	var tab denseTable
+	want := map[string]uintptr{
+		"ST_C2":       unsafe.Offsetof(st.c2),
+		"ST_C3":       unsafe.Offsetof(st.c3),
+		"ST_C4":       unsafe.Offsetof(st.c4),
+		"ST_CV":       unsafe.Offsetof(st.cv),
+		"ST_P":        unsafe.Offsetof(st.p),
+		"ST_J":        unsafe.Offsetof(st.j),
+		"ST_JMAX":     unsafe.Offsetof(st.jmax),
+		"ST_SUBPARTS": unsafe.Offsetof(st.subparts),
+		"ST_NBYTES":   unsafe.Offsetof(st.nbytes),
+		"ST_FIRST":    unsafe.Offsetof(st.first),
+		"ST_CLEAN":    unsafe.Offsetof(st.clean),
+		"ST_CLEANMAX": unsafe.Offsetof(st.cleanMax),
+		"TAB_N":       unsafe.Offsetof(tab.n),
+	}
+	src, err := os.ReadFile("dense_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, m := range regexp.MustCompile(`(?m)^#define ((?:ST|TAB)_\w+) (\d+)$`).FindAllSubmatch(src, -1) {
+		name := string(m[1])
+		off, _ := strconv.Atoi(string(m[2]))
+		w, ok := want[name]
+		if !ok {
+			t.Errorf("dense_amd64.s defines %s, which this test does not know", name)
+			continue
+		}
+		seen++
+		if uintptr(off) != w {
+			t.Errorf("dense_amd64.s: %s = %d; the Go type has it at %d", name, off, w)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("dense_amd64.s defines %d of the %d offsets", seen, len(want))
 	}
 }
