@@ -209,4 +209,18 @@ func TestRepairLayout(t *testing.T) {
 	if seen != len(want) {
 		t.Errorf("dense_amd64.s defines %d of the %d offsets", seen, len(want))
 	}
+	// repairAVX512 takes at most REPAIR_BATCH blocks, and its frame holds
+	// their blockClass: a smaller batch there would send the blocks past
+	// it to the Go loop, a larger one would write past the frame.
+	batch := regexp.MustCompile(`(?m)^#define REPAIR_BATCH (\d+)$`).FindSubmatch(src)
+	frame := regexp.MustCompile(`(?m)^TEXT ·repairAVX512\(SB\), \$(\d+)-`).FindSubmatch(src)
+	if batch == nil || frame == nil {
+		t.Fatal("dense_amd64.s: REPAIR_BATCH or repairAVX512's frame not found")
+	}
+	if n, _ := strconv.Atoi(string(batch[1])); n != repairBatch {
+		t.Errorf("dense_amd64.s: REPAIR_BATCH = %d; repairBatch = %d", n, repairBatch)
+	}
+	if n, _ := strconv.Atoi(string(frame[1])); uintptr(n) != repairBatch*unsafe.Sizeof(blockClass{}) {
+		t.Errorf("dense_amd64.s: repairAVX512's frame is %d bytes; %d blockClass take %d", n, repairBatch, repairBatch*unsafe.Sizeof(blockClass{}))
+	}
 }
