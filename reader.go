@@ -46,21 +46,41 @@ var errNegativeRead = errors.New("utf8stream: reader returned invalid count")
 //
 // A Reader is not safe for concurrent use.
 type Reader struct {
-	r io.Reader
-	t Transformer
+	r    io.Reader
+	t    Transformer
+	rerr error       // the underlying reader's error, returned after the bytes before it
+	err  error       // sticky: returned by every Read once the bytes before it are out
+	cw   countWriter // WriteTo's writer, and the bytes written to it
+	// Under a direct policy, an unfinished sequence at the end of what
+	// was read, carried to the next Read or WriteTo (which completes it
+	// in place). At most one of tail and buf.src holds carried input.
+	tail  [4]byte
+	ntail uint8
+	buf   *readBuf // made on first need: most streams never need it
+}
 
+// readBuf is what a Reader holds beyond the caller's slice: the input and
+// output that Read could not pass on at once, and WriteTo's buffers. It is
+// kept out of Reader, which a stream that never needs it allocates on every
+// NewReader, and whose size that cost grows with.
+type readBuf struct {
 	src    []byte // input not yet transformed: src[s0:s1]; also WriteTo's read buffer
 	s0, s1 int
 	out    []byte // output not yet delivered, in outBuf
 	outBuf []byte
-	rerr   error // the underlying reader's error, returned after the bytes before it
-	err    error // sticky: returned by every Read once the bytes before it are out
-
-	cw    countWriter // WriteTo's writer, and the bytes written to it
-	tail  [4]byte     // under a direct policy, WriteTo's unfinished sequence
-	ntail uint8
-	wr    *Writer // WriteTo's Writer under the other policies, made on first use
+	wr     *Writer // WriteTo's Writer under the policies that are not direct
 }
+
+// buffers returns rd.buf, which it makes on first use.
+func (rd *Reader) buffers() *readBuf {
+	if rd.buf == nil {
+		rd.buf = new(readBuf)
+	}
+	return rd.buf
+}
+
+// pending reports whether buf holds input not yet transformed.
+func (b *readBuf) pending() bool { return b != nil && b.s0 < b.s1 }
 
 // NewReader returns a Reader that applies policy p to what it reads from r.
 func NewReader(r io.Reader, p Policy, opts ...Option) *Reader {
@@ -78,9 +98,11 @@ func (rd *Reader) direct() bool { return !rd.t.c.resizes() }
 func (rd *Reader) Reset(r io.Reader) {
 	rd.r = r
 	rd.t.Reset()
-	rd.s0, rd.s1 = 0, 0
 	rd.ntail = 0
-	rd.out = nil
+	if b := rd.buf; b != nil {
+		b.s0, b.s1 = 0, 0
+		b.out = nil
+	}
 	rd.rerr, rd.err = nil, nil
 }
 
@@ -89,9 +111,9 @@ func (rd *Reader) Stats() Stats { return rd.t.stats }
 
 // Read implements [io.Reader].
 func (rd *Reader) Read(p []byte) (int, error) {
-	if len(rd.out) > 0 {
-		n := copy(p, rd.out)
-		rd.out = rd.out[n:]
+	if b := rd.buf; b != nil && len(b.out) > 0 {
+		n := copy(p, b.out)
+		b.out = b.out[n:]
 		return n, nil
 	}
 	if rd.err != nil {
@@ -101,7 +123,7 @@ func (rd *Reader) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	for empty := 0; ; {
-		if rd.s0 < rd.s1 {
+		if rd.buf.pending() {
 			if n, err := rd.drain(p); n > 0 || err != nil {
 				return n, err
 			}
@@ -133,8 +155,12 @@ func (rd *Reader) Read(p []byte) (int, error) {
 // and returns n, the length of the prefix of p that is output as it is, and
 // m, the bytes read. What follows that prefix is kept in src.
 func (rd *Reader) readDirect(p []byte) (n, m int, err error) {
-	k := copy(p, rd.src[rd.s0:rd.s1])
-	rd.s0, rd.s1 = 0, 0
+	k := copy(p, rd.tail[:rd.ntail])
+	rd.ntail = 0
+	if b := rd.buf; b.pending() {
+		k += copy(p[k:], b.src[b.s0:b.s1])
+		b.s0, b.s1 = 0, 0
+	}
 	lim := len(p)
 	if !rd.direct() {
 		lim = min(lim, max(maxDirect, rd.t.c.o.bufSize))
@@ -155,9 +181,14 @@ func (rd *Reader) readDirect(p []byte) (n, m int, err error) {
 		// is ever read: compute the error now and keep no input.
 		_, _, err := rd.t.Transform(nil, p[n:end], atEOF)
 		rd.fail(err)
+	} else if rd.direct() && end-n <= len(rd.tail) {
+		// An unfinished sequence (ErrShortSrc), which is all a direct
+		// policy ever keeps.
+		rd.ntail = uint8(copy(rd.tail[:], p[n:end]))
 	} else {
-		rd.src = append(rd.src[:0], p[n:end]...)
-		rd.s1 = len(rd.src)
+		b := rd.buffers()
+		b.src = append(b.src[:0], p[n:end]...)
+		b.s0, b.s1 = 0, len(b.src)
 	}
 	if n > 0 || rd.err == nil {
 		return n, m, nil
@@ -168,20 +199,24 @@ func (rd *Reader) readDirect(p []byte) (n, m int, err error) {
 // readBuffered reads into src, for a caller whose p is too small to hold an
 // unfinished sequence and what completes it.
 func (rd *Reader) readBuffered() (int, error) {
-	if rd.s0 > 0 {
-		rd.s1 = copy(rd.src, rd.src[rd.s0:rd.s1])
-		rd.s0 = 0
+	b := rd.buffers()
+	if b.s0 > 0 {
+		b.s1 = copy(b.src, b.src[b.s0:b.s1])
+		b.s0 = 0
 	}
-	if size := rd.t.c.o.bufSize; cap(rd.src) < size {
-		rd.src = append(make([]byte, 0, size), rd.src[:rd.s1]...)
+	if size := rd.t.c.o.bufSize; cap(b.src) < size {
+		b.src = append(make([]byte, 0, size), b.src[:b.s1]...)
 	}
-	rd.src = rd.src[:cap(rd.src)]
-	m, err := rd.r.Read(rd.src[rd.s1:])
-	if m < 0 || m > len(rd.src)-rd.s1 {
+	b.src = b.src[:cap(b.src)]
+	// The carried sequence, if any, goes first.
+	b.s1 += copy(b.src[b.s1:], rd.tail[:rd.ntail])
+	rd.ntail = 0
+	m, err := rd.r.Read(b.src[b.s1:])
+	if m < 0 || m > len(b.src)-b.s1 {
 		rd.err = errNegativeRead
 		return 0, rd.err
 	}
-	rd.s1 += m
+	b.s1 += m
 	rd.rerr = err
 	return m, nil
 }
@@ -189,18 +224,19 @@ func (rd *Reader) readBuffered() (int, error) {
 // drain transforms the input in src into p. It returns 0 and a nil error
 // when it needs more input.
 func (rd *Reader) drain(p []byte) (int, error) {
+	b := rd.buf
 	dst := p
 	if len(p) < minOut {
-		if rd.outBuf == nil {
-			rd.outBuf = make([]byte, minOut)
+		if b.outBuf == nil {
+			b.outBuf = make([]byte, minOut)
 		}
-		dst = rd.outBuf
+		dst = b.outBuf
 	}
-	nDst, nSrc, err := rd.t.Transform(dst, rd.src[rd.s0:rd.s1], rd.rerr == io.EOF)
-	rd.s0 += nSrc
+	nDst, nSrc, err := rd.t.Transform(dst, b.src[b.s0:b.s1], rd.rerr == io.EOF)
+	b.s0 += nSrc
 	if len(p) < minOut {
 		n := copy(p, dst[:nDst])
-		rd.out = dst[n:nDst]
+		b.out = dst[n:nDst]
 		nDst = n
 	}
 	switch err {
@@ -240,10 +276,10 @@ func (rd *Reader) fail(err error) {
 func (rd *Reader) WriteTo(w io.Writer) (n int64, err error) {
 	rd.cw = countWriter{w: w}
 	defer func() { rd.cw.w = nil }()
-	if len(rd.out) > 0 {
+	if b := rd.buf; b != nil && len(b.out) > 0 {
 		// Output a Read with a short p left behind.
-		err = rd.pass(rd.out)
-		rd.out = nil
+		err = rd.pass(b.out)
+		b.out = nil
 		if err != nil {
 			rd.err = err
 			return rd.cw.n, err
@@ -255,22 +291,25 @@ func (rd *Reader) WriteTo(w io.Writer) (n int64, err error) {
 		}
 		return rd.cw.n, rd.err
 	}
+	// Under a direct policy rd.tail may hold what a Read left of an
+	// unfinished sequence, which the sink goes on from.
 	var sink io.Writer = (*rejectSink)(rd)
+	var wr *Writer
 	if !rd.direct() {
-		if rd.wr == nil {
-			rd.wr = new(Writer)
+		b := rd.buffers()
+		if b.wr == nil {
+			b.wr = new(Writer)
 		}
-		wr := rd.wr
+		wr = b.wr
 		wr.t = rd.t
 		wr.w, wr.ntail, wr.buf, wr.marks = &rd.cw, 0, wr.buf[:0], wr.marks[:0]
 		wr.err, wr.cerr, wr.closed = nil, nil, false
 		sink = wr
 	}
-	rd.ntail = 0
-	if rd.s0 < rd.s1 {
+	if b := rd.buf; b.pending() {
 		// Input a Read left behind, not yet transformed.
-		_, err = sink.Write(rd.src[rd.s0:rd.s1])
-		rd.s0, rd.s1 = 0, 0
+		_, err = sink.Write(b.src[b.s0:b.s1])
+		b.s0, b.s1 = 0, 0
 	}
 	switch {
 	case err != nil:
@@ -283,10 +322,11 @@ func (rd *Reader) WriteTo(w io.Writer) (n int64, err error) {
 		if wt, ok := rd.r.(io.WriterTo); ok {
 			_, err = wt.WriteTo(sink)
 		} else {
-			if cap(rd.src) < copySize {
-				rd.src = make([]byte, copySize)
+			b := rd.buffers()
+			if cap(b.src) < copySize {
+				b.src = make([]byte, copySize)
 			}
-			err = rd.copyFrom(sink, rd.src[:cap(rd.src)])
+			err = rd.copyFrom(sink, b.src[:cap(b.src)])
 		}
 	}
 	// err is nil at the end of the input, or the sink's error (under
@@ -299,10 +339,10 @@ func (rd *Reader) WriteTo(w io.Writer) (n int64, err error) {
 		rd.ntail = 0
 	} else {
 		if err == nil {
-			err = rd.wr.Close()
+			err = wr.Close()
 		}
-		rd.t = rd.wr.t
-		rd.wr.w = nil
+		rd.t = wr.t
+		wr.w = nil
 	}
 	if _, ok := err.(*Error); ok && rd.rerr != nil && rd.rerr != io.EOF {
 		// As in Read, the underlying reader's error comes before an

@@ -120,6 +120,50 @@ func TestReaderChunking(t *testing.T) {
 	}
 }
 
+// readMixed reads r to its end with caller buffers whose sizes cycle
+// through sizes, so that a Read with a buffer too small to read into
+// directly may follow one that left an unfinished sequence behind.
+func readMixed(r io.Reader, sizes []int) ([]byte, error) {
+	var out []byte
+	for i := range 1 << 22 {
+		buf := make([]byte, sizes[i%len(sizes)])
+		k, err := r.Read(buf)
+		out = append(out, buf[:k]...)
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, errors.New("reader never ended")
+}
+
+// TestReaderMixedReads reads every vector with caller buffers of changing
+// sizes, above and below minDirect, and checks output and error against
+// transform.String of the whole input.
+func TestReaderMixedReads(t *testing.T) {
+	sizes := [][]int{
+		{minDirect + 1, 1, 2 * minDirect, 2, minDirect, 3},
+		{1, minDirect + 3, minOut, minDirect - 1},
+	}
+	for _, tc := range vectors {
+		in := strings.Repeat("ж", 20) + tc.in + "日本語" + tc.in + strings.Repeat("x", 9)
+		for _, p := range allPolicies {
+			want, wantErr := transformString(NewTransformer(p), in)
+			if wantErr == nil {
+				wantErr = io.EOF
+			}
+			for _, rc := range readerCases(uint64(len(in))) {
+				for _, sz := range sizes {
+					got, err := readMixed(NewReader(rc.mk(in), p), sz)
+					if string(got) != want || !sameError(err, wantErr) {
+						t.Fatalf("%v %s %q via %s, buffers %v: got %q, %v; want %q, %v",
+							p, tc.desc, in, rc.name, sz, got, err, want, wantErr)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestReaderLongInputs reads generated text with 1% ill-formed bytes through
 // small random reads.
 func TestReaderLongInputs(t *testing.T) {
@@ -449,7 +493,10 @@ func TestReaderMemoryBound(t *testing.T) {
 		if err != io.EOF || string(got) != want {
 			t.Fatalf("%v: %d bytes, %v; want %d bytes", p, len(got), err, len(want))
 		}
-		if c := cap(r.src); c > maxDirect {
+		if r.buf == nil {
+			t.Fatalf("%v: the Reader kept no buffer for ill-formed input", p)
+		}
+		if c := cap(r.buf.src); c > maxDirect {
 			t.Errorf("%v: the Reader kept a %d-byte buffer; want at most %d", p, c, maxDirect)
 		}
 	}
