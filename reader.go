@@ -153,7 +153,8 @@ func (rd *Reader) Read(p []byte) (int, error) {
 
 // readDirect reads into p after the carried bytes of an unfinished sequence
 // and returns n, the length of the prefix of p that is output as it is, and
-// m, the bytes read. What follows that prefix is kept in src.
+// m, the bytes read. What follows that prefix is kept: an unfinished
+// sequence under a direct policy in tail, anything else in buf.src.
 func (rd *Reader) readDirect(p []byte) (n, m int, err error) {
 	k := copy(p, rd.tail[:rd.ntail])
 	rd.ntail = 0
@@ -196,7 +197,7 @@ func (rd *Reader) readDirect(p []byte) (n, m int, err error) {
 	return 0, m, rd.err
 }
 
-// readBuffered reads into src, for a caller whose p is too small to hold an
+// readBuffered reads into buf.src, for a caller whose p is too small to hold an
 // unfinished sequence and what completes it.
 func (rd *Reader) readBuffered() (int, error) {
 	b := rd.buffers()
@@ -221,7 +222,7 @@ func (rd *Reader) readBuffered() (int, error) {
 	return m, nil
 }
 
-// drain transforms the input in src into p. It returns 0 and a nil error
+// drain transforms the input in buf.src into p. It returns 0 and a nil error
 // when it needs more input.
 func (rd *Reader) drain(p []byte) (int, error) {
 	b := rd.buf
