@@ -298,6 +298,30 @@ func TestReaderReset(t *testing.T) {
 	}
 }
 
+// TestReaderResetMidStream resets Readers that hold input: an unfinished
+// sequence carried from one Read to the next, or input and output not yet
+// delivered. What a Reader reads after Reset must not depend on it.
+func TestReaderResetMidStream(t *testing.T) {
+	const next = "ok \xE2\x82\xAC \xFF end"
+	for _, p := range allPolicies {
+		want, wantErr := readSmall(NewReader(strings.NewReader(next), p), 64)
+		for _, first := range []int{1, 5, minDirect, 64} {
+			for _, in := range []string{"日本語", "abc\xE2\x82", "\xF0\x9F\x98\x80\xFF"} {
+				r := NewReader(iotestChunkReader(in, 4), p)
+				if _, err := r.Read(make([]byte, first)); err != nil && err != io.EOF && !errors.Is(err, ErrInvalid) {
+					t.Fatalf("%v: first Read of %q: %v", p, in, err)
+				}
+				r.Reset(strings.NewReader(next))
+				got, err := readSmall(r, 64)
+				if !bytes.Equal(got, want) || !sameError(err, wantErr) {
+					t.Errorf("%v, %q read %d bytes at first, then Reset: got %q, %v; want %q, %v",
+						p, in, first, got, err, want, wantErr)
+				}
+			}
+		}
+	}
+}
+
 // TestReaderMatchesTransformReader compares the Reader with x/text's
 // transform.NewReader around the same Transformer.
 func TestReaderMatchesTransformReader(t *testing.T) {
