@@ -63,22 +63,20 @@ const stopByte = 0xEE
 
 // validPrefixStopGeneric returns validPrefixGeneric(p), or the offset of
 // the first EE in that prefix if it is smaller.
-func validPrefixStopGeneric(p []byte) int {
-	n := validPrefixGeneric(p)
+func validPrefixStopGeneric(p []byte) int { return cutStop(p, validPrefixGeneric(p)) }
+
+// copyValidPrefixStopGeneric is copyValidPrefixGeneric with the stop of
+// validPrefixStopGeneric; what it copies past that stop is unspecified
+// output, as copyValidPrefix allows.
+func copyValidPrefixStopGeneric(dst, src []byte) int {
+	return cutStop(src, copyValidPrefixGeneric(dst, src))
+}
+
+// cutStop returns n, or the offset of the first EE in p[:n] if there is one.
+func cutStop(p []byte, n int) int {
 	if i := bytes.IndexByte(p[:n], stopByte); i >= 0 {
 		return i
 	}
-	return n
-}
-
-// copyValidPrefixStopGeneric is copyValidPrefixGeneric with the stop of
-// validPrefixStopGeneric.
-func copyValidPrefixStopGeneric(dst, src []byte) int {
-	if len(dst) < len(src) {
-		panic("utf8stream: copyValidPrefix: dst shorter than src")
-	}
-	n := validPrefixStopGeneric(src)
-	copy(dst[:n], src)
 	return n
 }
 
@@ -99,9 +97,7 @@ func kernelFinish(p []byte, n int, stop bool) int {
 	}
 	m := i + validPrefixGeneric(p[i:lim])
 	if m > n {
-		if k := bytes.IndexByte(p[n:m], stopByte); k >= 0 {
-			m = n + k
-		}
+		m = n + cutStop(p[n:], m-n)
 	}
 	return m
 }
