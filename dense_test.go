@@ -224,3 +224,44 @@ func TestRepairLayout(t *testing.T) {
 		t.Errorf("dense_amd64.s: repairAVX512's frame is %d bytes; %d blockClass take %d", n, repairBatch, repairBatch*unsafe.Sizeof(blockClass{}))
 	}
 }
+
+// TestRepairBlocksBounds checks that repairBlocks refuses the src and dst
+// that its kernel would read or write past, and takes those just long
+// enough.
+func TestRepairBlocksBounds(t *testing.T) {
+	if !haveRepair() {
+		t.Skip("no repair kernel")
+	}
+	tab := denseTableFor(&NewTransformer(Replace).c)
+	room := 64*tab.maxOut + 72
+	const n = 3
+	srcLen := 64*(n-1) + 128
+	panics := func(srcLen, dstLen int) (p bool) {
+		defer func() { p = recover() != nil }()
+		src := bytes.Repeat([]byte{0xFF}, srcLen)
+		dst := make([]byte, dstLen)
+		st := repairState{first: -1, cleanMax: cleanBlocks, jmax: len(dst) - room}
+		repairBlocks(dst, src, n, tab, &st)
+		return false
+	}
+	for _, tc := range []struct {
+		src, dst int
+		want     bool
+	}{
+		{srcLen, 4096, false},
+		{srcLen - 1, 4096, true},
+	} {
+		if got := panics(tc.src, tc.dst); got != tc.want {
+			t.Errorf("src %d bytes, dst %d: panic = %v; want %v", tc.src, tc.dst, got, tc.want)
+		}
+	}
+	st := repairState{first: -1, cleanMax: cleanBlocks, jmax: 4096 - room + 1}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Errorf("jmax %d with %d bytes of dst: no panic", st.jmax, 4096)
+			}
+		}()
+		repairBlocks(make([]byte, 4096), make([]byte, srcLen), n, tab, &st)
+	}()
+}
