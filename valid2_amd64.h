@@ -94,3 +94,9 @@ found:
 
 done:
 	VZEROUPPER
+
+// Undefine the parameters, so that the next kernel that includes this body
+// defines its own.
+#undef STORE2
+#undef ASCII2
+#undef STOP2

@@ -161,3 +161,11 @@ found512:
 
 done512:
 	VZEROUPPER
+
+// Undefine the parameters, so that the next kernel that includes this body
+// defines its own.
+#undef STORE4
+#undef STOREMASK4
+#undef ASCII4
+#undef SETUPSTOP4
+#undef STOP4

@@ -203,9 +203,6 @@ TEXT ·validAVX2(SB), NOSPLIT, $0-32
 #define ASCII2 ASCII2_VALID
 #define STOP2
 #include "valid2_amd64.h"
-#undef STORE2
-#undef ASCII2
-#undef STOP2
 	MOVQ AX, ret+24(FP)
 	RET
 
@@ -220,9 +217,6 @@ TEXT ·copyValidAVX2(SB), NOSPLIT, $0-56
 #define ASCII2 ASCII2_COPY
 #define STOP2
 #include "valid2_amd64.h"
-#undef STORE2
-#undef ASCII2
-#undef STOP2
 	MOVQ AX, ret+48(FP)
 	RET
 
@@ -235,9 +229,6 @@ TEXT ·validStopAVX2(SB), NOSPLIT, $0-32
 #define ASCII2 ASCII2_VALID
 #define STOP2 STOP2_EE
 #include "valid2_amd64.h"
-#undef STORE2
-#undef ASCII2
-#undef STOP2
 	MOVQ AX, ret+24(FP)
 	RET
 
@@ -251,9 +242,6 @@ TEXT ·copyValidStopAVX2(SB), NOSPLIT, $0-56
 #define ASCII2 ASCII2_COPY
 #define STOP2 STOP2_EE
 #include "valid2_amd64.h"
-#undef STORE2
-#undef ASCII2
-#undef STOP2
 	MOVQ AX, ret+48(FP)
 	RET
 
@@ -351,11 +339,6 @@ TEXT ·validAVX512(SB), NOSPLIT, $0-32
 #define SETUPSTOP4
 #define STOP4(in, k)
 #include "valid4_amd64.h"
-#undef STORE4
-#undef STOREMASK4
-#undef ASCII4
-#undef SETUPSTOP4
-#undef STOP4
 	MOVQ AX, ret+24(FP)
 	RET
 
@@ -373,11 +356,6 @@ TEXT ·copyValidAVX512(SB), NOSPLIT, $0-56
 #define SETUPSTOP4
 #define STOP4(in, k)
 #include "valid4_amd64.h"
-#undef STORE4
-#undef STOREMASK4
-#undef ASCII4
-#undef SETUPSTOP4
-#undef STOP4
 	MOVQ AX, ret+48(FP)
 	RET
 
@@ -393,11 +371,6 @@ TEXT ·validStopAVX512(SB), NOSPLIT, $0-32
 #define SETUPSTOP4 SETUPSTOP4_EE
 #define STOP4(in, k) STOP4_EE(in, k)
 #include "valid4_amd64.h"
-#undef STORE4
-#undef STOREMASK4
-#undef ASCII4
-#undef SETUPSTOP4
-#undef STOP4
 	MOVQ AX, ret+24(FP)
 	RET
 
@@ -414,10 +387,5 @@ TEXT ·copyValidStopAVX512(SB), NOSPLIT, $0-56
 #define SETUPSTOP4 SETUPSTOP4_EE
 #define STOP4(in, k) STOP4_EE(in, k)
 #include "valid4_amd64.h"
-#undef STORE4
-#undef STOREMASK4
-#undef ASCII4
-#undef SETUPSTOP4
-#undef STOP4
 	MOVQ AX, ret+48(FP)
 	RET
