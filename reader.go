@@ -20,7 +20,7 @@ const (
 	// transformed. A Reader never holds more input than this, or than
 	// BufferSize if that is larger.
 	maxDirect = 64 << 10
-	// copySize is the size of the buffer, src, that WriteTo reads into
+	// copySize is the size of the buffer, buf.src, that WriteTo reads into
 	// when the underlying reader is not an io.WriterTo.
 	copySize = 32 << 10
 	// maxEmptyReads is how many reads in a row may return 0, nil before
