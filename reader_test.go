@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unsafe"
 
 	"github.com/utf8stream/utf8stream/internal/textgen"
 	"golang.org/x/text/transform"
@@ -625,4 +626,51 @@ func TestReaderWriteToShortWrite(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestReaderPerStream checks what the README says a stream costs under
+// Reject: one allocation of a Reader of at most 160 bytes, since the
+// buffers that only some streams need are made on first need, and copying
+// valid text through WriteTo, with sequences split between chunks, needs none.
+func TestReaderPerStream(t *testing.T) {
+	if size := unsafe.Sizeof(Reader{}); size > 160 {
+		t.Errorf("a Reader is %d bytes; the README says 160", size)
+	}
+	in := []byte(strings.Repeat("日本語 ж ü ", 200))
+	src := &byteChunks{}
+	allocs := testing.AllocsPerRun(20, func() {
+		*src = byteChunks{b: in, n: 7}
+		r := NewReader(src, Reject)
+		if n, err := r.WriteTo(io.Discard); err != nil || n != int64(len(in)) {
+			t.Fatalf("WriteTo = %d, %v; want %d, nil", n, err, len(in))
+		}
+		if r.buf != nil {
+			t.Fatal("WriteTo of valid text under Reject made a readBuf")
+		}
+	})
+	if allocs != 1 {
+		t.Errorf("%v allocations per stream; want 1 (the Reader)", allocs)
+	}
+}
+
+// byteChunks is an io.WriterTo that writes b to w n bytes at a time, with
+// no allocation of its own. Its Read is never called here.
+type byteChunks struct {
+	b []byte
+	n int
+}
+
+func (c *byteChunks) Read(p []byte) (int, error) { panic("byteChunks: Read") }
+
+func (c *byteChunks) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	for len(c.b) > 0 {
+		m, err := w.Write(c.b[:min(c.n, len(c.b))])
+		n += int64(m)
+		c.b = c.b[m:]
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
