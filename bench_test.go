@@ -78,6 +78,52 @@ func BenchmarkSpan(b *testing.B) {
 	}
 }
 
+// BenchmarkPieces measures a stream passed in 64-byte pieces, as a
+// writer of short lines or records does: Span under Reject and Transform
+// under Replace, with an unfinished sequence at the end of a piece carried
+// to the next, on the 4 KiB inputs.
+func BenchmarkPieces(b *testing.B) {
+	const piece = 64
+	for _, in := range benchInputs() {
+		if in.size != 4<<10 {
+			continue
+		}
+		dst := make([]byte, 3*piece+utf8.UTFMax)
+		for _, p := range []Policy{Reject, Replace} {
+			if p == Reject && !in.valid() {
+				continue
+			}
+			b.Run(in.label()+"/policy="+p.String(), func(b *testing.B) {
+				forImpls(b, func(b *testing.B) {
+					t := NewTransformer(p)
+					b.SetBytes(int64(len(in.data)))
+					b.ReportAllocs()
+					for b.Loop() {
+						t.Reset()
+						for off := 0; off < len(in.data); {
+							end := min(off+piece, len(in.data))
+							if off+piece+utf8.UTFMax > len(in.data) {
+								end = len(in.data)
+							}
+							var n int
+							var err error
+							if p == Reject {
+								n, err = t.Span(in.data[off:end], end == len(in.data))
+							} else {
+								_, n, err = t.Transform(dst, in.data[off:end], end == len(in.data))
+							}
+							if n == 0 {
+								b.Fatalf("no progress at %d: %v", off, err)
+							}
+							off += n
+						}
+					}
+				})
+			})
+		}
+	}
+}
+
 // BenchmarkTransform measures one pass of Transform over the input into a
 // destination large enough for all of it.
 func BenchmarkTransform(b *testing.B) {

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/utf8stream/utf8stream/internal/textgen"
@@ -264,4 +265,61 @@ func TestRepairBlocksBounds(t *testing.T) {
 		}()
 		repairBlocks(make([]byte, 4096), make([]byte, srcLen), n, tab, &st)
 	}()
+}
+
+// TestDenseHint checks when a Transformer takes errors to be dense: after a
+// short valid run that an ill-formed unit ends, and not after valid text
+// passed in short pieces, whole or cut inside a sequence, which would send
+// a stream of such pieces to the block loop. The hint changes only the
+// speed, so only this test sees it.
+func TestDenseHint(t *testing.T) {
+	text := textgen.Make("korean", 4096)
+	dst := make([]byte, 3*len(text))
+	for _, p := range []Policy{Reject, Replace, OPTU8} {
+		for _, piece := range []int{1, 7, 64, 100} {
+			for _, api := range []string{"Span", "Transform"} {
+				tr := NewTransformer(p)
+				for off := 0; off < len(text); {
+					end := min(off+piece, len(text))
+					var n int
+					var err error
+					if api == "Span" {
+						n, err = tr.Span(text[off:end], end == len(text))
+					} else {
+						_, n, err = tr.Transform(dst, text[off:end], end == len(text))
+					}
+					if err != nil && err != transform.ErrShortSrc {
+						t.Fatalf("%v %s, pieces of %d: %v", p, api, piece, err)
+					}
+					if tr.dense {
+						t.Fatalf("%v %s, pieces of %d: dense after valid text up to offset %d", p, api, piece, off+n)
+					}
+					off += n
+					if n == 0 {
+						// An unfinished sequence: take it with the next piece.
+						end = min(off+piece+utf8.UTFMax, len(text))
+						if api == "Span" {
+							n, _ = tr.Span(text[off:end], end == len(text))
+						} else {
+							_, n, _ = tr.Transform(dst, text[off:end], end == len(text))
+						}
+						if n == 0 {
+							t.Fatalf("%v %s: no progress at offset %d", p, api, off)
+						}
+						off += n
+					}
+				}
+			}
+		}
+		// A short run that an ill-formed unit ends sets the hint, and a long
+		// one clears it.
+		tr := NewTransformer(p)
+		short := append([]byte("ab\xffcdefgh"), text[:enterDense]...)
+		if n, _ := tr.Span(short, true); n != 2 || !tr.dense {
+			t.Errorf("%v: Span(%q...) = %d, dense %v; want 2, true", p, short[:4], n, tr.dense)
+		}
+		if n, _ := tr.Span(short[3:], true); n != len(short)-3 || tr.dense {
+			t.Errorf("%v: Span of %d valid bytes = %d, dense %v; want all, false", p, len(short)-3, n, tr.dense)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package utf8stream
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	"golang.org/x/text/transform"
 )
@@ -96,7 +97,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		if !t.dense && len(dst)-nDst >= len(chunk) {
 			// Validate and copy in one pass.
 			if v := t.c.copySpan(dst[nDst:], chunk); v > 0 {
-				t.dense = v < enterDense
+				t.noteRun(v, len(src)-nSrc-v)
 				nDst += v
 				nSrc += v
 				continue
@@ -107,7 +108,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			// A short valid run between units says the errors are
 			// dense: the inline loop takes the next stretch. A long
 			// one says the kernel should. (v is 0 at the unit itself.)
-			t.dense = v < enterDense
+			t.noteRun(v, len(src)-nSrc-v)
 			if room := len(dst) - nDst; v > room {
 				// Copy what fits, up to the start of a sequence.
 				v = room
@@ -144,6 +145,19 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 	}
 	t.off += int64(nSrc)
 	return nDst, nSrc, err
+}
+
+// noteRun updates the dense hint after a valid run of n > 0 bytes with rest
+// bytes of the input after it. A long run clears it. A short one sets it
+// only when an ill-formed unit may have ended it: one that ends at the end
+// of the input, or at an unfinished sequence there, says nothing about the
+// errors, and a stream passed in short pieces must not look dense.
+func (t *Transformer) noteRun(n, rest int) {
+	if n >= enterDense {
+		t.dense = false
+	} else if rest >= utf8.UTFMax {
+		t.dense = true
+	}
 }
 
 // step handles the one unit at the start of src, where span stopped: it
@@ -227,7 +241,7 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 		n = t.c.span(src, t.dense)
 	}
 	if n > 0 {
-		t.dense = n < enterDense
+		t.noteRun(n, len(src)-n)
 	}
 	if n < len(src) {
 		err = transform.ErrEndOfSpan
