@@ -198,18 +198,38 @@ func (t *Transformer) denseFast(dst, src []byte, pos int, marks *[]mark) (nDst, 
 // takes: src, at most denseTailMax bytes, is copied into a buffer padded
 // with zeros, which no sequence can take as continuation bytes, so that
 // every unit ends within src. Since a sequence cut short by the end of src
-// is then ill-formed, this is for the end of the stream (atEOF) only.
+// is then ill-formed, src must end at the end of the stream or where no
+// unit goes on (unitsEnd).
 func (t *Transformer) denseTail(dst, src []byte, pos int) (nDst, nSrc int) {
-	if len(src)*t.c.tab.maxOut > len(dst) {
+	tab := t.c.tab
+	if len(src) == 0 || len(src)*tab.maxOut > len(dst) {
 		return 0, 0
 	}
-	// The output goes through a buffer too, which has the room for
-	// whole blocks that denseBlocks asks.
 	var in [denseTailMax + 72]byte
-	var out [4 * (67*8 + 16)]byte
 	n := copy(in[:], src)
+	if len(dst) >= len(src)*tab.maxOut+tab.blockRoom() {
+		// dst has the room for whole blocks that denseBlocks asks.
+		return t.denseBlocks(dst, in[:n+72], n, pos, nil)
+	}
+	// The output goes through a buffer that has it.
+	var out [4 * (67*8 + 16)]byte
 	nd, ns := t.denseBlocks(out[:], in[:n+72], n, pos, nil)
 	return copy(dst, out[:nd]), ns
+}
+
+// unitsEnd returns the length of the prefix of p whose units more input
+// cannot change: up to the last of p's last 3 bytes that is not a
+// continuation byte, where a sequence may start that the next input
+// finishes; or all of p if they are all continuation bytes, as each then
+// belongs to a unit that starts in the 4 bytes before and ends by len(p),
+// or is a unit of its own. p must start at the start of a unit. (The
+// special units of CESU-8, MUTF-8 and OPTU8 start at bytes where the
+// block loop stops and leaves them to the general path.)
+func unitsEnd(p []byte) int {
+	if i := seqStart(p, len(p)); i >= len(p)-3 && p[i]&0xC0 != 0x80 {
+		return i
+	}
+	return len(p)
 }
 
 // denseTailMax is the longest input denseTail takes.

@@ -125,11 +125,16 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			}
 			continue
 		}
-		if atEOF && len(src)-nSrc <= denseTailMax && t.fastDense() {
-			// The last few bytes of the stream, from an ill-formed unit
+		if len(src)-nSrc <= denseTailMax && t.fastDense() {
+			// The last few bytes of the input, from an ill-formed unit
 			// on: one pass of the block loop costs less than a round
-			// trip for each unit.
-			if nd, ns := t.denseTail(dst[nDst:], src[nSrc:], nSrc); ns > 0 {
+			// trip for each unit. Before the end of the stream, only
+			// the units that more input cannot change.
+			end := len(src)
+			if !atEOF {
+				end = nSrc + unitsEnd(src[nSrc:])
+			}
+			if nd, ns := t.denseTail(dst[nDst:], src[nSrc:end], nSrc); ns > 0 {
 				nDst += nd
 				nSrc += ns
 				continue
