@@ -199,22 +199,38 @@ func (t *Transformer) denseFast(dst, src []byte, pos int, marks *[]mark) (nDst, 
 // with zeros, which no sequence can take as continuation bytes, so that
 // every unit ends within src. Since a sequence cut short by the end of src
 // is then ill-formed, src must end at the end of the stream or where no
-// unit goes on (unitsEnd).
+// unit goes on (unitsEnd). The zeros up to the next whole block are taken
+// as input too, so that the repair kernel can take every block: each is a
+// unit whose output is itself, and they are cut from the end again.
 func (t *Transformer) denseTail(dst, src []byte, pos int) (nDst, nSrc int) {
 	tab := t.c.tab
 	if len(src) == 0 || len(src)*tab.maxOut > len(dst) {
 		return 0, 0
 	}
-	var in [denseTailMax + 72]byte
+	const blk = 64
+	var in [(denseTailMax+blk-1)&^(blk-1) + 72]byte
 	n := copy(in[:], src)
-	if len(dst) >= len(src)*tab.maxOut+tab.blockRoom() {
+	end := (n + blk - 1) &^ (blk - 1)
+	if len(dst) >= end*tab.maxOut+tab.blockRoom() {
 		// dst has the room for whole blocks that denseBlocks asks.
-		return t.denseBlocks(dst, in[:n+72], n, pos, nil)
+		nd, ns := t.denseBlocks(dst, in[:end+72], end, pos, nil)
+		return unpad(nd, ns, n)
 	}
 	// The output goes through a buffer that has it.
 	var out [4 * (67*8 + 16)]byte
-	nd, ns := t.denseBlocks(out[:], in[:n+72], n, pos, nil)
+	nd, ns := t.denseBlocks(out[:], in[:end+72], end, pos, nil)
+	nd, ns = unpad(nd, ns, n)
 	return copy(dst, out[:nd]), ns
+}
+
+// unpad returns how much of its n bytes of input denseTail consumed, and
+// their output, from what denseBlocks did with them and the padding after
+// them: the padding's zeros come last in the output, one byte each.
+func unpad(nd, ns, n int) (nDst, nSrc int) {
+	if ns > n {
+		return nd - (ns - n), n
+	}
+	return nd, ns
 }
 
 // unitsEnd returns the length of the prefix of p whose units more input
@@ -277,7 +293,7 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 		subparts, nbytes int
 		firstAt          = -1
 	)
-	for {
+	for p < end {
 		if ci == nc {
 			if fast {
 				st := repairState{c2: c2, c3: c3, c4: c4, cv: cv, p: p, j: j, clean: clean, first: -1}
