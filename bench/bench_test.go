@@ -94,3 +94,24 @@ func BenchmarkValidate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReaderFloor measures what the reader validator's expression
+// costs without a Reader: io.Copy(io.Discard, bytes.NewReader(data)), an
+// allocation and the io layer, no validation. No Reader made for each
+// stream can be faster than this.
+func BenchmarkReaderFloor(b *testing.B) {
+	for _, name := range textgen.Names {
+		for _, size := range sizes {
+			data := textgen.Make(name, size)
+			b.Run(fmt.Sprintf("input=%s/size=%d/impl=floor", name, size), func(b *testing.B) {
+				b.SetBytes(int64(size))
+				b.ReportAllocs()
+				for b.Loop() {
+					if n, err := io.Copy(io.Discard, bytes.NewReader(data)); n != int64(len(data)) || err != nil {
+						b.Fatal(n, err)
+					}
+				}
+			})
+		}
+	}
+}
