@@ -251,8 +251,10 @@ func unitsEnd(p []byte) int {
 // denseTailMax is the longest input denseTail takes.
 const denseTailMax = 136
 
-// denseBlocks is denseFast on src[:end]: bytes from end on are zeros
-// that only pad the look-ahead.
+// denseBlocks is denseFast on src[:end]. end is len(src), or for
+// denseTail a multiple of 64 followed by 72 zeros that only pad the
+// look-ahead: there the loop takes whole blocks up to end (p stays a
+// multiple of 64), and every unit ends by end.
 func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) (nDst, nSrc int) {
 	tab := t.c.tab
 	cb := t.c.o.onInvalid != nil
@@ -326,10 +328,7 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 		// the last unit (the leading held bytes), or those before a
 		// byte an option must see.
 		cnt, done := blk, false
-		if p+blk > lim && end < len(src) && len(dst)-j >= room {
-			// The padded end: every unit ends by end.
-			cnt, done = end-p, true
-		} else if p+blk > lim || len(dst)-j < room || k+blockMarks > maxK || clean >= cleanBlocks {
+		if p+blk > lim || len(dst)-j < room || k+blockMarks > maxK || clean >= cleanBlocks {
 			cnt, done = bits.TrailingZeros64(^own), true
 		}
 		if len(tab.stops) > 0 {
