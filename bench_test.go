@@ -101,9 +101,9 @@ func BenchmarkPieces(b *testing.B) {
 					for b.Loop() {
 						t.Reset()
 						for off := 0; off < len(in.data); {
-							end := min(off+piece, len(in.data))
-							if off+piece+utf8.UTFMax > len(in.data) {
-								end = len(in.data)
+							end := off + piece
+							if end+utf8.UTFMax > len(in.data) {
+								end = len(in.data) // no piece shorter than a sequence
 							}
 							var n int
 							var err error

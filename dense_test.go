@@ -279,35 +279,31 @@ func TestDenseHint(t *testing.T) {
 		for _, piece := range []int{1, 7, 64, 100} {
 			for _, api := range []string{"Span", "Transform"} {
 				tr := NewTransformer(p)
-				for off := 0; off < len(text); {
-					end := min(off+piece, len(text))
-					var n int
-					var err error
+				feed := func(b []byte, atEOF bool) (int, error) {
 					if api == "Span" {
-						n, err = tr.Span(text[off:end], end == len(text))
-					} else {
-						_, n, err = tr.Transform(dst, text[off:end], end == len(text))
+						return tr.Span(b, atEOF)
 					}
+					_, n, err := tr.Transform(dst, b, atEOF)
+					return n, err
+				}
+				for off, size := 0, piece; off < len(text); {
+					end := min(off+size, len(text))
+					n, err := feed(text[off:end], end == len(text))
 					if err != nil && err != transform.ErrShortSrc {
 						t.Fatalf("%v %s, pieces of %d: %v", p, api, piece, err)
 					}
 					if tr.dense {
 						t.Fatalf("%v %s, pieces of %d: dense after valid text up to offset %d", p, api, piece, off+n)
 					}
-					off += n
 					if n == 0 {
 						// An unfinished sequence: take it with the next piece.
-						end = min(off+piece+utf8.UTFMax, len(text))
-						if api == "Span" {
-							n, _ = tr.Span(text[off:end], end == len(text))
-						} else {
-							_, n, _ = tr.Transform(dst, text[off:end], end == len(text))
-						}
-						if n == 0 {
+						if size > piece {
 							t.Fatalf("%v %s: no progress at offset %d", p, api, off)
 						}
-						off += n
+						size = piece + utf8.UTFMax
+						continue
 					}
+					off, size = off+n, piece
 				}
 			}
 		}
