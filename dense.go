@@ -26,6 +26,15 @@ type denseTable struct {
 	// little-endian word stored whole, of which n[k<<8|b] bytes count.
 	out [4 << 8]uint64 // the fourth kind is never used: it saves a bounds check
 	n   [4 << 8]uint8
+	// The same output for repairAVX512's vector path, which serves the
+	// tables whose every output fits in 3 bytes: vout[k][b-0x80] is byte
+	// k of the output of ill-formed byte b (only bytes 80..FF can be
+	// ill-formed), and bit k of vlen[b-0x80] is set when it has more than
+	// k bytes. vec is how the path takes them: 0 not at all, 1 for the
+	// first byte of each subpart (Replace), 2 for every byte (perByte).
+	vout [3][128]byte
+	vlen [128]byte
+	vec  uint8
 	// stops are the bytes an option must see (NUL under NoNUL, for
 	// one): denseFast leaves them to the general path.
 	stops []byte
@@ -84,6 +93,19 @@ func buildTable(c *core) *denseTable {
 			t.out[k<<8|b] = binary.LittleEndian.Uint64(buf[:8])
 			t.n[k<<8|b] = uint8(n)
 			t.maxOut = max(t.maxOut, n)
+		}
+	}
+	if repairVec && t.maxOut <= 3 {
+		t.vec = 1
+		if t.perByte {
+			t.vec = 2
+		}
+		for i := range 128 {
+			x, n := t.out[cStart<<8|0x80+i], int(t.n[cStart<<8|0x80+i])
+			for k := range n {
+				t.vout[k][i] = byte(x >> (8 * k))
+				t.vlen[i] |= 1 << k
+			}
 		}
 	}
 	if c.o.noNUL {

@@ -2,6 +2,12 @@
 
 package utf8stream
 
+import "golang.org/x/sys/cpu"
+
+// repairVec reports whether repairAVX512 may take its vector path, which
+// needs VPCOMPRESSB (AVX-512 VBMI2) on top of what the kernel needs.
+var repairVec = cpu.X86.HasAVX512VBMI2
+
 //go:noescape
 func classifyAVX512(src []byte, out []blockClass)
 

@@ -81,17 +81,95 @@ done:
 #define ST_CLEAN 80
 #define ST_CLEANMAX 88
 
-// The fields of denseTable: out [1024]uint64, then n [1024]uint8.
+// The fields of denseTable: out [1024]uint64, then n [1024]uint8, then
+// the vector path's vout [3][128]byte, vlen [128]byte and vec uint8.
 #define TAB_N 8192
+#define TAB_VOUT 9216
+#define TAB_VLEN 9600
+#define TAB_VEC 9728
+
+// VEC_MIN is how many ill-formed bytes a block must hold for the vector
+// path to write it, where the table allows.
+#define VEC_MIN 4
+
+// The bits of a 64-bit mask that interleaving 3 streams of 64 bytes
+// gives to the first (ilv0), second (ilv1) and third (ilv2) of them in
+// the first 64 bytes; the next 64 bytes start with the second stream, the
+// last 64 with the third. ilvIdx0..2 are the indexes for VPERMI2B (the
+// first two streams) and VPERMB (the third) that interleave each 64.
+DATA ilv0<>+0(SB)/8, $0x9249249249249249
+GLOBL ilv0<>(SB), RODATA|NOPTR, $8
+DATA ilv1<>+0(SB)/8, $0x2492492492492492
+GLOBL ilv1<>(SB), RODATA|NOPTR, $8
+DATA ilv2<>+0(SB)/8, $0x4924924924924924
+GLOBL ilv2<>(SB), RODATA|NOPTR, $8
+DATA ilvIdx0<>+0(SB)/8, $0x4202014101004000
+DATA ilvIdx0<>+8(SB)/8, $0x0504440403430302
+DATA ilvIdx0<>+16(SB)/8, $0x0747070646060545
+DATA ilvIdx0<>+24(SB)/8, $0x4a0a094909084808
+DATA ilvIdx0<>+32(SB)/8, $0x0d0c4c0c0b4b0b0a
+DATA ilvIdx0<>+40(SB)/8, $0x0f4f0f0e4e0e0d4d
+DATA ilvIdx0<>+48(SB)/8, $0x5212115111105010
+DATA ilvIdx0<>+56(SB)/8, $0x1514541413531312
+GLOBL ilvIdx0<>(SB), RODATA|NOPTR, $64
+DATA ilvIdx1<>+0(SB)/8, $0x1757171656161555
+DATA ilvIdx1<>+8(SB)/8, $0x5a1a195919185818
+DATA ilvIdx1<>+16(SB)/8, $0x1d1c5c1c1b5b1b1a
+DATA ilvIdx1<>+24(SB)/8, $0x1f5f1f1e5e1e1d5d
+DATA ilvIdx1<>+32(SB)/8, $0x6222216121206020
+DATA ilvIdx1<>+40(SB)/8, $0x2524642423632322
+DATA ilvIdx1<>+48(SB)/8, $0x2767272666262565
+DATA ilvIdx1<>+56(SB)/8, $0x6a2a296929286828
+GLOBL ilvIdx1<>(SB), RODATA|NOPTR, $64
+DATA ilvIdx2<>+0(SB)/8, $0x2d2c6c2c2b6b2b2a
+DATA ilvIdx2<>+8(SB)/8, $0x2f6f2f2e6e2e2d6d
+DATA ilvIdx2<>+16(SB)/8, $0x7232317131307030
+DATA ilvIdx2<>+24(SB)/8, $0x3534743433733332
+DATA ilvIdx2<>+32(SB)/8, $0x3777373676363575
+DATA ilvIdx2<>+40(SB)/8, $0x7a3a397939387838
+DATA ilvIdx2<>+48(SB)/8, $0x3d3c7c3c3b7b3b3a
+DATA ilvIdx2<>+56(SB)/8, $0x3f7f3f3e7e3e3d7d
+GLOBL ilvIdx2<>(SB), RODATA|NOPTR, $64
+// bit1, bit2 and bit4 are 64 bytes 1, 2 and 4, to test the bits of vlen.
+DATA bit1<>+0(SB)/8, $0x0101010101010101
+DATA bit1<>+8(SB)/8, $0x0101010101010101
+DATA bit1<>+16(SB)/8, $0x0101010101010101
+DATA bit1<>+24(SB)/8, $0x0101010101010101
+DATA bit1<>+32(SB)/8, $0x0101010101010101
+DATA bit1<>+40(SB)/8, $0x0101010101010101
+DATA bit1<>+48(SB)/8, $0x0101010101010101
+DATA bit1<>+56(SB)/8, $0x0101010101010101
+GLOBL bit1<>(SB), RODATA|NOPTR, $64
+DATA bit2<>+0(SB)/8, $0x0202020202020202
+DATA bit2<>+8(SB)/8, $0x0202020202020202
+DATA bit2<>+16(SB)/8, $0x0202020202020202
+DATA bit2<>+24(SB)/8, $0x0202020202020202
+DATA bit2<>+32(SB)/8, $0x0202020202020202
+DATA bit2<>+40(SB)/8, $0x0202020202020202
+DATA bit2<>+48(SB)/8, $0x0202020202020202
+DATA bit2<>+56(SB)/8, $0x0202020202020202
+GLOBL bit2<>(SB), RODATA|NOPTR, $64
+DATA bit4<>+0(SB)/8, $0x0404040404040404
+DATA bit4<>+8(SB)/8, $0x0404040404040404
+DATA bit4<>+16(SB)/8, $0x0404040404040404
+DATA bit4<>+24(SB)/8, $0x0404040404040404
+DATA bit4<>+32(SB)/8, $0x0404040404040404
+DATA bit4<>+40(SB)/8, $0x0404040404040404
+DATA bit4<>+48(SB)/8, $0x0404040404040404
+DATA bit4<>+56(SB)/8, $0x0404040404040404
+GLOBL bit4<>(SB), RODATA|NOPTR, $64
 
 // REPAIR_BATCH is the most blocks repairAVX512 takes: its frame holds
 // their blockClass, 32 bytes each.
 #define REPAIR_BATCH 32
 
 // func repairAVX512(dst, src []byte, n int, tab *denseTable, st *repairState)
-// Requires AVX-512 F, BW and VBMI, and BMI1 and 2. It classifies the n <=
-// REPAIR_BATCH blocks from st.p on into its frame, as classifyAVX512 does,
-// and then repairs them. See repairBlocks.
+// Requires AVX-512 F, BW and VBMI, BMI1 and 2, and where tab.vec is set
+// VBMI2 (repairVec). It classifies the n <= REPAIR_BATCH blocks from st.p
+// on into its frame, as classifyAVX512 does, and then repairs them: a
+// block with a few ill-formed bytes as copies of the valid runs between
+// them and a table word for each, one with VEC_MIN or more in the vector
+// path. See repairBlocks.
 TEXT ·repairAVX512(SB), $1024-72
 	MOVQ  n+48(FP), R15
 	TESTQ R15, R15
@@ -111,6 +189,21 @@ TEXT ·repairAVX512(SB), $1024-72
 	MOVQ tab+56(FP), R13
 	MOVQ ST_P(R14), DX
 	MOVQ ST_J(R14), BX
+
+	// The vector path's tables, if it serves this one.
+	CMPB      TAB_VEC(R13), $0
+	JEQ       block
+	VMOVDQU64 TAB_VOUT+0(R13), Z17
+	VMOVDQU64 TAB_VOUT+64(R13), Z18
+	VMOVDQU64 TAB_VOUT+128(R13), Z19
+	VMOVDQU64 TAB_VOUT+192(R13), Z20
+	VMOVDQU64 TAB_VOUT+256(R13), Z21
+	VMOVDQU64 TAB_VOUT+320(R13), Z22
+	VMOVDQU64 TAB_VLEN+0(R13), Z23
+	VMOVDQU64 TAB_VLEN+64(R13), Z24
+	VMOVDQU64 ilvIdx0<>(SB), Z25
+	VMOVDQU64 ilvIdx1<>(SB), Z26
+	VMOVDQU64 ilvIdx2<>(SB), Z27
 
 block:
 	CMPQ BX, ST_JMAX(R14)
@@ -212,6 +305,14 @@ errors:
 	MOVQ    AX, ST_FIRST(R14)
 
 counted:
+	// Many ill-formed bytes, and a table that the vector path serves.
+	CMPB    TAB_VEC(R13), $0
+	JEQ     scalar
+	POPCNTQ R10, AX
+	CMPQ    AX, $VEC_MIN
+	JAE     vector
+
+scalar:
 	XORL R11, R11 // q0: the start of the valid run before the next bad byte
 
 bad:
@@ -246,10 +347,12 @@ bad:
 	VMOVDQU64 Z0, (DI)(BX*1)
 	ADDQ      $64, BX
 	SUBQ      R11, BX
-	ADDQ      $64, DX
-	ADDQ      $32, R12
-	DECQ      R15
-	JNZ       block
+
+next:
+	ADDQ $64, DX
+	ADDQ $32, R12
+	DECQ R15
+	JNZ  block
 
 out:
 	MOVQ DX, ST_P(R14)
@@ -258,3 +361,89 @@ out:
 
 none:
 	RET
+
+vector:
+	// The output of the block in one pass: three streams of 64 bytes,
+	// byte 0, 1 and 2 of each input byte's output, interleaved and
+	// compressed to the bytes that count. A valid byte is its own byte
+	// 0; an ill-formed one b has vout[k][b-0x80], and byte k counts when
+	// bit k of vlen[b-0x80] is set and the byte is one the table counts
+	// (K2): each start of a subpart, or each ill-formed byte.
+	KMOVQ      R10, K1
+	MOVQ       R9, CX
+	CMPB       TAB_VEC(R13), $2
+	CMOVQEQ    R10, CX
+	KMOVQ      CX, K2
+	VMOVDQU64  (SI)(DX*1), Z0
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z18, Z17, K1, Z4
+	VMOVDQA64  Z0, Z5
+	VPERMI2B.Z Z20, Z19, K1, Z5
+	VMOVDQA64  Z0, Z6
+	VPERMI2B.Z Z22, Z21, K1, Z6
+	VPERMI2B.Z Z24, Z23, K2, Z0
+	VPTESTMB   bit1<>(SB), Z0, K3
+	VPTESTMB   bit2<>(SB), Z0, K4
+	VPTESTMB   bit4<>(SB), Z0, K5
+	// The bytes of each stream that count: e0 (R8), e1 (R9), e2 (R10).
+	KMOVQ K3, R8
+	NOTQ  R10
+	ORQ   R10, R8
+	KMOVQ K4, R9
+	KMOVQ K5, R10
+
+	// The first 64 bytes of the interleaved streams: bytes 0..21 of the
+	// first, 0..20 of the others.
+	PDEPQ       ilv0<>(SB), R8, AX
+	PDEPQ       ilv1<>(SB), R9, CX
+	ORQ         CX, AX
+	PDEPQ       ilv2<>(SB), R10, CX
+	ORQ         CX, AX
+	KMOVQ       AX, K3
+	POPCNTQ     AX, R11
+	VMOVDQA64   Z25, Z7
+	VPERMI2B    Z5, Z4, Z7
+	KMOVQ       ilv2<>(SB), K6
+	VPERMB      Z6, Z25, K6, Z7
+	VPCOMPRESSB Z7, K3, Z8
+	VMOVDQU64   Z8, (DI)(BX*1)
+	ADDQ        R11, BX
+
+	// The next 64: bytes 22..42, 21..42 and 21..41.
+	SHRQ        $22, R8
+	SHRQ        $21, R9
+	SHRQ        $21, R10
+	PDEPQ       ilv2<>(SB), R8, AX
+	PDEPQ       ilv0<>(SB), R9, CX
+	ORQ         CX, AX
+	PDEPQ       ilv1<>(SB), R10, CX
+	ORQ         CX, AX
+	KMOVQ       AX, K3
+	POPCNTQ     AX, R11
+	VMOVDQA64   Z26, Z7
+	VPERMI2B    Z5, Z4, Z7
+	KMOVQ       ilv1<>(SB), K6
+	VPERMB      Z6, Z26, K6, Z7
+	VPCOMPRESSB Z7, K3, Z8
+	VMOVDQU64   Z8, (DI)(BX*1)
+	ADDQ        R11, BX
+
+	// The last 64: bytes 43..63, 43..63 and 42..63.
+	SHRQ        $21, R8
+	SHRQ        $22, R9
+	SHRQ        $21, R10
+	PDEPQ       ilv1<>(SB), R8, AX
+	PDEPQ       ilv2<>(SB), R9, CX
+	ORQ         CX, AX
+	PDEPQ       ilv0<>(SB), R10, CX
+	ORQ         CX, AX
+	KMOVQ       AX, K3
+	POPCNTQ     AX, R11
+	VMOVDQA64   Z27, Z7
+	VPERMI2B    Z5, Z4, Z7
+	KMOVQ       ilv0<>(SB), K6
+	VPERMB      Z6, Z27, K6, Z7
+	VPCOMPRESSB Z7, K3, Z8
+	VMOVDQU64   Z8, (DI)(BX*1)
+	ADDQ        R11, BX
+	JMP         next

@@ -6,6 +6,9 @@ package utf8stream
 // classifyGeneric.
 func classifyBlocks(src []byte, out []blockClass) { classifyGeneric(src, out) }
 
+// repairVec reports whether repairBlocks has a vector path: not here.
+const repairVec = false
+
 // haveRepair reports whether repairBlocks has a kernel to run: not here.
 func haveRepair() bool { return false }
 

@@ -188,6 +188,9 @@ func TestRepairLayout(t *testing.T) {
 		"ST_CLEAN":    unsafe.Offsetof(st.clean),
 		"ST_CLEANMAX": unsafe.Offsetof(st.cleanMax),
 		"TAB_N":       unsafe.Offsetof(tab.n),
+		"TAB_VOUT":    unsafe.Offsetof(tab.vout),
+		"TAB_VLEN":    unsafe.Offsetof(tab.vlen),
+		"TAB_VEC":     unsafe.Offsetof(tab.vec),
 	}
 	src, err := os.ReadFile("dense_amd64.s")
 	if err != nil {
@@ -317,5 +320,55 @@ func TestDenseHint(t *testing.T) {
 		if n, _ := tr.Span(short[3:], true); n != len(short)-3 || tr.dense {
 			t.Errorf("%v: Span of %d valid bytes = %d, dense %v; want all, false", p, len(short)-3, n, tr.dense)
 		}
+	}
+}
+
+// TestRepairVector checks repairAVX512's vector path, which writes a block
+// with many ill-formed bytes in one pass, against its loop over each
+// ill-formed byte: the same table with vec cleared. The blocks hold from 0
+// to 64 ill-formed bytes, on both sides of VEC_MIN, under every table that
+// the path serves.
+func TestRepairVector(t *testing.T) {
+	if !haveRepair() || !repairVec {
+		t.Skip("no vector path")
+	}
+	const n = 8 // blocks
+	rng := rand.New(rand.NewPCG(5, 6))
+	run := func(tab *denseTable, src []byte) ([]byte, repairState) {
+		dst := make([]byte, 64*n*tab.maxOut+64*tab.maxOut+72)
+		st := repairState{first: -1, cleanMax: n + 1, jmax: len(dst) - (64*tab.maxOut + 72)}
+		repairBlocks(dst, src, n, tab, &st)
+		return dst[:st.j], st
+	}
+	modes := map[uint8]bool{}
+	for _, p := range allPolicies {
+		for _, o := range []uint8{0, 16} { // and a replacement of 1 byte
+			opts, _ := fuzzOptions(o)
+			tab := denseTableFor(&NewTransformer(p, opts...).c)
+			if tab == nil || tab.vec == 0 {
+				continue
+			}
+			modes[tab.vec] = true
+			scalar := *tab
+			scalar.vec = 0
+			for _, base := range []string{"latin1", "emoji", "random"} {
+				for range 50 {
+					src := textgen.Make(base, 64*(n-1)+128)
+					for b := range n {
+						for range rng.IntN(65) {
+							src[64*b+rng.IntN(64)] = byte(0x80 + rng.IntN(128))
+						}
+					}
+					got, gst := run(tab, src)
+					want, wst := run(&scalar, src)
+					if !bytes.Equal(got, want) || gst != wst {
+						t.Fatalf("%v opts %#x: %q:\nvector %q %+v\nscalar %q %+v", p, o, src, got, gst, want, wst)
+					}
+				}
+			}
+		}
+	}
+	if !modes[1] || !modes[2] {
+		t.Errorf("the vector path serves modes %v; want 1 (per subpart) and 2 (per byte)", modes)
 	}
 }
