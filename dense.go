@@ -238,9 +238,24 @@ func (t *Transformer) denseTail(dst, src []byte, pos int) (nDst, nSrc int) {
 		nd, ns := t.denseBlocks(dst, in[:end+72], end, pos, nil)
 		return unpad(nd, ns, n)
 	}
-	// The output goes through a buffer that has it.
+	// The output goes through a buffer that has it: a short one where
+	// repairAVX512 takes every block, which it does with no callback and
+	// no byte an option must see, and which needs room only for what it
+	// writes (repair), and otherwise one with the room that denseBlocks
+	// asks of dst.
+	if haveRepair() && tab.maxOut <= 3 && t.c.o.onInvalid == nil && t.stopAt(in[:], 0, end) == end {
+		var out [(denseTailMax+blk-1)&^(blk-1)*3 + blk + 8]byte
+		return t.denseTailVia(out[:], dst, in[:end+72], end, n, pos)
+	}
 	var out [4 * (67*8 + 16)]byte
-	nd, ns := t.denseBlocks(out[:], in[:end+72], end, pos, nil)
+	return t.denseTailVia(out[:], dst, in[:end+72], end, n, pos)
+}
+
+// denseTailVia is denseTail through the buffer out: denseBlocks on in, of
+// which n bytes are input and the rest padding to end, then the output to
+// dst.
+func (t *Transformer) denseTailVia(out, dst, in []byte, end, n, pos int) (nDst, nSrc int) {
+	nd, ns := t.denseBlocks(out, in, end, pos, nil)
 	nd, ns = unpad(nd, ns, n)
 	return copy(dst, out[:nd]), ns
 }
@@ -311,6 +326,7 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 	fast := haveRepair() && ms == nil && !cb
 	var (
 		cls              [8]blockClass
+		st               repairState
 		ci, nc           int
 		p, j, clean      int
 		c2, c3, c4, cv   uint64 // the block before's top bits
@@ -320,7 +336,12 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 	for p < end {
 		if ci == nc {
 			if fast {
-				st := repairState{c2: c2, c3: c3, c4: c4, cv: cv, p: p, j: j, clean: clean, first: -1}
+				// Field by field: a composite literal is built in a
+				// temporary and copied in 16-byte words, whose loads
+				// wait on the 8-byte stores before them.
+				st.c2, st.c3, st.c4, st.cv = c2, c3, c4, cv
+				st.p, st.j, st.clean = p, j, clean
+				st.subparts, st.nbytes, st.first = 0, 0, -1
 				fast = t.repair(dst, src, &st)
 				p, j, clean = st.p, st.j, st.clean
 				c2, c3, c4, cv = st.c2, st.c3, st.c4, st.cv
