@@ -109,7 +109,10 @@ type core struct {
 	// plain is set when span is validPrefix: not under OPTU8, and not
 	// with NoNUL.
 	plain bool
-	tab   *denseTable
+	// eeStop is set when span is validPrefixStop and the EE sequences
+	// that it copies: under OPTU8 without NoNUL.
+	eeStop bool
+	tab    *denseTable
 }
 
 // init sets up c in place for policy p and opts.
@@ -121,6 +124,7 @@ func (c *core) init(p Policy, opts []Option) {
 		c.o.init(opts)
 	}
 	c.plain = p != OPTU8 && !c.o.noNUL
+	c.eeStop = p == OPTU8 && !c.o.noNUL
 }
 
 // denseWindow is how far span looks with the Go scanner after an
