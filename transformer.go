@@ -83,11 +83,10 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		// The first pass of the loop below for the common case, short
 		// input that is mostly valid, with one call fewer for each
 		// layer: at 64 bytes each costs as much as the kernel's work.
-		// Under OPTU8 it stops at the first EE, and the loop decides.
 		if t.c.plain {
 			nSrc = copyValidPrefix(dst, src)
 		} else {
-			nSrc = copyValidPrefixStop(dst, src)
+			nSrc = t.c.spanStop(dst, src)
 		}
 		nDst = nSrc
 		if nSrc > 0 {
