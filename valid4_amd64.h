@@ -3,9 +3,9 @@
 // DI+AX+off in the copying kernels, and STOREMASK4 the first block of an
 // input shorter than 64 bytes with the mask K2 it was loaded with (never
 // past the end of dst); in the others both do nothing. ASCII4 loads (and
-// stores) the four blocks at AX and ORs them into Z0. SETUPSTOP4 and
-// STOP4(in, k) add to the flags k of the block in the bytes the stopping
-// kernels stop at. It leaves the result in AX.
+// stores) the four blocks at AX and ORs them into Z0. SETUPSTOP4 sets up
+// the tables of the stopping kernels, after SETUP4. It leaves the result
+// in AX.
 
 	XORL  AX, AX
 	TESTQ DX, DX
@@ -46,9 +46,7 @@ loop512:
 	VMOVDQU64 62(SI)(AX*1), Z10
 	VMOVDQU64 61(SI)(AX*1), Z11
 	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
-	STOP4(Z0, K1)
 	CHECK4(Z7, Z9, Z10, Z11, Z12, Z13, Z14, K2)
-	STOP4(Z7, K2)
 	KORTESTQ  K1, K2
 	JNZ       found2
 	VPCMPUB   $6, Z25, Z7, K7
@@ -74,7 +72,6 @@ single512:
 
 check512:
 	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
-	STOP4(Z0, K1)
 	KORTESTQ K1, K1
 	JNZ      found512
 	VPCMPUB  $6, Z25, Z0, K7
@@ -168,4 +165,3 @@ done512:
 #undef STOREMASK4
 #undef ASCII4
 #undef SETUPSTOP4
-#undef STOP4

@@ -50,6 +50,13 @@ TABLE(prevHigh<>, $0x0202020202020202, $0x4915012180808080)
 // By the low nibble of the earlier byte.
 TABLE(prevLow<>, $0xcbcbcb8b8383a3e7, $0xcbcbdbcbcbcbcbcb)
 
+// prevLow for the AVX-512 kernels that stop at EE: it adds bits 0x04 and
+// 0x10 for a low nibble E, which prevHigh has only for a high nibble E, so
+// that EE followed by 80..9F or A0..BF shows an error at the byte after it,
+// as EE followed by anything else does already. The stop costs nothing per
+// block, and the n these kernels return is at most one past the first EE.
+TABLE(prevLowEE<>, $0xcbcbcb8b8383a3e7, $0xcbdfdbcbcbcbcbcb)
+
 // By the high nibble of the later byte.
 TABLE(curHigh<>, $0x0101010101010101, $0x01010101babaaee6)
 
@@ -318,14 +325,9 @@ TEXT ·copyValidStopAVX2(SB), NOSPLIT, $0-56
 	VPTERNLOGD $0xfe, Z2, Z1, Z0 \
 	VPORQ      Z3, Z0, Z0
 
-// SETUPSTOP4_EE and STOP4_EE flag every EE byte of the block in in in k.
+// SETUPSTOP4_EE makes CHECK4 flag the byte after every EE (prevLowEE).
 #define SETUPSTOP4_EE \
-	MOVL         $0xee, CX \
-	VPBROADCASTB CX, Z24
-
-#define STOP4_EE(in, k) \
-	VPCMPUB $0, Z24, in, K6 \
-	KORQ    K6, k, k
+	VMOVDQU64 prevLowEE<>(SB), Z30
 
 // func validAVX512(p []byte) int
 // Requires AVX2, AVX-512 F, BW and VBMI, and BMI2. It returns the offset
@@ -337,7 +339,6 @@ TEXT ·validAVX512(SB), NOSPLIT, $0-32
 #define STOREMASK4
 #define ASCII4 ASCII4_VALID
 #define SETUPSTOP4
-#define STOP4(in, k)
 #include "valid4_amd64.h"
 	MOVQ AX, ret+24(FP)
 	RET
@@ -354,14 +355,13 @@ TEXT ·copyValidAVX512(SB), NOSPLIT, $0-56
 #define STOREMASK4 VMOVDQU8 Z0, K2, (DI)
 #define ASCII4 ASCII4_COPY
 #define SETUPSTOP4
-#define STOP4(in, k)
 #include "valid4_amd64.h"
 	MOVQ AX, ret+48(FP)
 	RET
 
 // func validStopAVX512(p []byte) int
 // Requires what validAVX512 requires. It is validAVX512 that also flags
-// every EE byte.
+// the byte after every EE (prevLowEE).
 TEXT ·validStopAVX512(SB), NOSPLIT, $0-32
 	MOVQ p_base+0(FP), SI
 	MOVQ p_len+8(FP), DX
@@ -369,14 +369,13 @@ TEXT ·validStopAVX512(SB), NOSPLIT, $0-32
 #define STOREMASK4
 #define ASCII4 ASCII4_VALID
 #define SETUPSTOP4 SETUPSTOP4_EE
-#define STOP4(in, k) STOP4_EE(in, k)
 #include "valid4_amd64.h"
 	MOVQ AX, ret+24(FP)
 	RET
 
 // func copyValidStopAVX512(dst, src []byte) int
 // Requires what validAVX512 requires. It is copyValidAVX512 that also
-// flags every EE byte.
+// flags the byte after every EE (prevLowEE).
 TEXT ·copyValidStopAVX512(SB), NOSPLIT, $0-56
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
@@ -385,7 +384,6 @@ TEXT ·copyValidStopAVX512(SB), NOSPLIT, $0-56
 #define STOREMASK4 VMOVDQU8 Z0, K2, (DI)
 #define ASCII4 ASCII4_COPY
 #define SETUPSTOP4 SETUPSTOP4_EE
-#define STOP4(in, k) STOP4_EE(in, k)
 #include "valid4_amd64.h"
 	MOVQ AX, ret+48(FP)
 	RET
