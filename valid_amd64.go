@@ -140,10 +140,25 @@ func kernelPrefix(p []byte, stop bool) int {
 // must not overlap. It may also write to dst[n:len(src)] (the bytes there
 // are unspecified), never beyond.
 func copyValidPrefix(dst, src []byte) int {
-	if len(src) < minKernel || impl == implGeneric {
+	// The kernel is called here rather than through kernelCopy, as in
+	// validPrefix: Transform's short path comes here for each short input.
+	var n int
+	switch {
+	case len(src) < minKernel:
+		return copyValidPrefixGeneric(dst, src)
+	case len(dst) < len(src):
+		panic("utf8stream: copyValidPrefix: dst shorter than src")
+	case impl == implAVX512:
+		n = copyValidAVX512(dst, src)
+	case impl == implAVX2:
+		n = copyValidAVX2(dst, src)
+	default:
 		return copyValidPrefixGeneric(dst, src)
 	}
-	return copyValidPrefixSlow(dst, src)
+	if n == len(src) {
+		return n
+	}
+	return copyFinish(dst, src, n, false)
 }
 
 // copyValidPrefixSlow is copyValidPrefix for inputs long enough for a
@@ -169,6 +184,12 @@ func kernelCopy(dst, src []byte, stop bool) int {
 	if n == len(src) {
 		return n
 	}
+	return copyFinish(dst, src, n, stop)
+}
+
+// copyFinish is kernelFinish for the copying kernels, which copied
+// src[:n] to dst: it copies the rest of the answer too.
+func copyFinish(dst, src []byte, n int, stop bool) int {
 	// The kernel copied src[:n], and i <= n. The answer m can be greater
 	// than n where a kernel leaves the last bytes of a short input to Go,
 	// so copy all of src[i:m]: a few bytes.
