@@ -84,8 +84,8 @@ func cutStop(p []byte, n int) int {
 // up to the start of the sequence that holds p[n-1], at most 3
 // continuation bytes, and validates from there, which stops at the error
 // within a block or so. After a stopping kernel (stop), p[:n-1] holds no
-// EE either. Where p[n-1] is EE (the AVX-512 kernels flag the byte after
-// each EE), nothing before it was flagged, so p[:n-1] is the answer; where
+// EE either. Where p[n-1] is EE (the kernels flag the byte after each
+// EE), nothing before it was flagged, so p[:n-1] is the answer; where
 // p[n] is EE the answer is at most n; elsewhere it is cut at an EE in the
 // few bytes from n on.
 func kernelFinish(p []byte, n int, stop bool) int {

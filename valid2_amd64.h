@@ -1,9 +1,9 @@
 // The body of the AVX2 kernels, which valid_amd64.s includes in each: SI
 // and DX hold the input and its length, STORE2(reg, off) stores reg at
 // DI+AX+off in the copying kernels and does nothing in the others, ASCII2
-// loads (and stores) the four blocks at AX and ORs them into Y0, and STOP2
-// adds to the flags in Y4 the bytes of the block in Y0 that the stopping
-// kernels stop at. It leaves the result in AX.
+// loads (and stores) the four blocks at AX and ORs them into Y0, and
+// SETUPSTOP2 sets up the tables of the stopping kernels, after SETUP2. It
+// leaves the result in AX.
 
 	XORL AX, AX
 	CMPQ DX, $32
@@ -12,6 +12,7 @@
 	LEAQ -128(DX), R8 // start of the last run of four blocks; may be negative
 
 	SETUP2 // Y7: the last block's unfinished sequence, if any
+	SETUPSTOP2
 
 	// The first block has nothing before it: shift zeros in.
 	VMOVDQU    (SI), Y0
@@ -34,7 +35,6 @@ loop:
 
 check:
 	CHECK2
-	STOP2
 	VPTEST   Y4, Y4
 	JNZ      found
 	VPSUBUSB Y8, Y0, Y7
@@ -72,7 +72,6 @@ tail:
 	STORE2(Y0, 0)
 	PREV2
 	CHECK2
-	STOP2
 	VPTEST   Y4, Y4
 	JNZ      found
 	VPSUBUSB Y8, Y0, Y7
@@ -99,4 +98,4 @@ done:
 // defines its own.
 #undef STORE2
 #undef ASCII2
-#undef STOP2
+#undef SETUPSTOP2

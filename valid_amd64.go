@@ -71,10 +71,10 @@ func copyValidAVX2(dst, src []byte) int
 func copyValidAVX512(dst, src []byte) int
 
 // validStopAVX2, validStopAVX512, copyValidStopAVX2 and copyValidStopAVX512
-// are the kernels above that also stop at every EE byte: the AVX2 ones
-// flag the EE, so that the n they return is at most the offset of the
-// first EE, and the AVX-512 ones the byte after it, at no cost per block,
-// so that n is at most one past it (see kernelFinish).
+// are the kernels above that also stop at every EE byte. They flag the
+// byte after it, through a variant of a lookup table at no cost per
+// block, so that the n they return is at most one past the first EE (see
+// kernelFinish).
 //
 //go:noescape
 func validStopAVX2(p []byte) int

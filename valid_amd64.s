@@ -50,7 +50,7 @@ TABLE(prevHigh<>, $0x0202020202020202, $0x4915012180808080)
 // By the low nibble of the earlier byte.
 TABLE(prevLow<>, $0xcbcbcb8b8383a3e7, $0xcbcbdbcbcbcbcbcb)
 
-// prevLow for the AVX-512 kernels that stop at EE: it adds bits 0x04 and
+// prevLow for the kernels that stop at EE: it adds bits 0x04 and
 // 0x10 for a low nibble E, which prevHigh has only for a high nibble E, so
 // that EE followed by 80..9F or A0..BF shows an error at the byte after it,
 // as EE followed by anything else does already. The stop costs nothing per
@@ -71,13 +71,6 @@ DATA incompleteMax<>+0x28(SB)/8, $0xffffffffffffffff
 DATA incompleteMax<>+0x30(SB)/8, $0xffffffffffffffff
 DATA incompleteMax<>+0x38(SB)/8, $0xbfdfefffffffffff
 GLOBL incompleteMax<>(SB), RODATA|NOPTR, $64
-
-// 32 bytes EE, the lead byte the stopping kernels stop at.
-DATA stopEE<>+0x00(SB)/8, $0xeeeeeeeeeeeeeeee
-DATA stopEE<>+0x08(SB)/8, $0xeeeeeeeeeeeeeeee
-DATA stopEE<>+0x10(SB)/8, $0xeeeeeeeeeeeeeeee
-DATA stopEE<>+0x18(SB)/8, $0xeeeeeeeeeeeeeeee
-GLOBL stopEE<>(SB), RODATA|NOPTR, $32
 
 // Indexes for VPERMB: byte j of shiftK<> picks byte j-K (mod 64).
 DATA shift1<>+0x00(SB)/8, $0x060504030201003f
@@ -196,10 +189,9 @@ GLOBL shift3<>(SB), RODATA|NOPTR, $64
 	VPOR    Y3, Y2, Y2       \
 	VPOR    Y2, Y0, Y0
 
-// STOP2_EE flags every EE byte of the block in Y0 in Y4.
-#define STOP2_EE \
-	VPCMPEQB stopEE<>(SB), Y0, Y5 \
-	VPOR     Y5, Y4, Y4
+// SETUPSTOP2_EE makes CHECK2 flag the byte after every EE (prevLowEE).
+#define SETUPSTOP2_EE \
+	VMOVDQU prevLowEE<>(SB), Y13
 
 // func validAVX2(p []byte) int
 // Requires AVX2.
@@ -208,7 +200,7 @@ TEXT ·validAVX2(SB), NOSPLIT, $0-32
 	MOVQ p_len+8(FP), DX
 #define STORE2(reg, off)
 #define ASCII2 ASCII2_VALID
-#define STOP2
+#define SETUPSTOP2
 #include "valid2_amd64.h"
 	MOVQ AX, ret+24(FP)
 	RET
@@ -222,32 +214,34 @@ TEXT ·copyValidAVX2(SB), NOSPLIT, $0-56
 	MOVQ src_len+32(FP), DX
 #define STORE2(reg, off) VMOVDQU reg, off(DI)(AX*1)
 #define ASCII2 ASCII2_COPY
-#define STOP2
+#define SETUPSTOP2
 #include "valid2_amd64.h"
 	MOVQ AX, ret+48(FP)
 	RET
 
 // func validStopAVX2(p []byte) int
-// Requires AVX2. It is validAVX2 that also flags every EE byte.
+// Requires AVX2. It is validAVX2 that also flags the byte after every EE
+// (prevLowEE).
 TEXT ·validStopAVX2(SB), NOSPLIT, $0-32
 	MOVQ p_base+0(FP), SI
 	MOVQ p_len+8(FP), DX
 #define STORE2(reg, off)
 #define ASCII2 ASCII2_VALID
-#define STOP2 STOP2_EE
+#define SETUPSTOP2 SETUPSTOP2_EE
 #include "valid2_amd64.h"
 	MOVQ AX, ret+24(FP)
 	RET
 
 // func copyValidStopAVX2(dst, src []byte) int
-// Requires AVX2. It is copyValidAVX2 that also flags every EE byte.
+// Requires AVX2. It is copyValidAVX2 that also flags the byte after every
+// EE (prevLowEE).
 TEXT ·copyValidStopAVX2(SB), NOSPLIT, $0-56
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), DX
 #define STORE2(reg, off) VMOVDQU reg, off(DI)(AX*1)
 #define ASCII2 ASCII2_COPY
-#define STOP2 STOP2_EE
+#define SETUPSTOP2 SETUPSTOP2_EE
 #include "valid2_amd64.h"
 	MOVQ AX, ret+48(FP)
 	RET
