@@ -159,6 +159,27 @@ DATA bit4<>+48(SB)/8, $0x0404040404040404
 DATA bit4<>+56(SB)/8, $0x0404040404040404
 GLOBL bit4<>(SB), RODATA|NOPTR, $64
 
+// VECOUT writes the next 64 bytes of the interleaved streams Z4, Z5 and
+// Z6 at DI+BX, packed to the bytes that count, and advances BX past
+// them. m0, m1 and m2 place the low bits of e0 (R8), e1 (R9) and e2 (R10),
+// the bytes of each stream that count, among the 64; m2 is also where the
+// third stream goes. idx holds the indexes that interleave the 64.
+#define VECOUT(m0, m1, m2, idx) \
+	PDEPQ       m0<>(SB), R8, AX  \
+	PDEPQ       m1<>(SB), R9, CX  \
+	ORQ         CX, AX            \
+	PDEPQ       m2<>(SB), R10, CX \
+	ORQ         CX, AX            \
+	KMOVQ       AX, K3            \
+	POPCNTQ     AX, R11           \
+	VMOVDQA64   idx, Z7           \
+	VPERMI2B    Z5, Z4, Z7        \
+	KMOVQ       m2<>(SB), K6      \
+	VPERMB      Z6, idx, K6, Z7   \
+	VPCOMPRESSB Z7, K3, Z8        \
+	VMOVDQU64   Z8, (DI)(BX*1)    \
+	ADDQ        R11, BX
+
 // REPAIR_BATCH is the most blocks repairAVX512 takes: its frame holds
 // their blockClass, 32 bytes each.
 #define REPAIR_BATCH 32
@@ -394,56 +415,15 @@ vector:
 
 	// The first 64 bytes of the interleaved streams: bytes 0..21 of the
 	// first, 0..20 of the others.
-	PDEPQ       ilv0<>(SB), R8, AX
-	PDEPQ       ilv1<>(SB), R9, CX
-	ORQ         CX, AX
-	PDEPQ       ilv2<>(SB), R10, CX
-	ORQ         CX, AX
-	KMOVQ       AX, K3
-	POPCNTQ     AX, R11
-	VMOVDQA64   Z25, Z7
-	VPERMI2B    Z5, Z4, Z7
-	KMOVQ       ilv2<>(SB), K6
-	VPERMB      Z6, Z25, K6, Z7
-	VPCOMPRESSB Z7, K3, Z8
-	VMOVDQU64   Z8, (DI)(BX*1)
-	ADDQ        R11, BX
-
+	VECOUT(ilv0, ilv1, ilv2, Z25)
 	// The next 64: bytes 22..42, 21..42 and 21..41.
-	SHRQ        $22, R8
-	SHRQ        $21, R9
-	SHRQ        $21, R10
-	PDEPQ       ilv2<>(SB), R8, AX
-	PDEPQ       ilv0<>(SB), R9, CX
-	ORQ         CX, AX
-	PDEPQ       ilv1<>(SB), R10, CX
-	ORQ         CX, AX
-	KMOVQ       AX, K3
-	POPCNTQ     AX, R11
-	VMOVDQA64   Z26, Z7
-	VPERMI2B    Z5, Z4, Z7
-	KMOVQ       ilv1<>(SB), K6
-	VPERMB      Z6, Z26, K6, Z7
-	VPCOMPRESSB Z7, K3, Z8
-	VMOVDQU64   Z8, (DI)(BX*1)
-	ADDQ        R11, BX
-
+	SHRQ $22, R8
+	SHRQ $21, R9
+	SHRQ $21, R10
+	VECOUT(ilv2, ilv0, ilv1, Z26)
 	// The last 64: bytes 43..63, 43..63 and 42..63.
-	SHRQ        $21, R8
-	SHRQ        $22, R9
-	SHRQ        $21, R10
-	PDEPQ       ilv1<>(SB), R8, AX
-	PDEPQ       ilv2<>(SB), R9, CX
-	ORQ         CX, AX
-	PDEPQ       ilv0<>(SB), R10, CX
-	ORQ         CX, AX
-	KMOVQ       AX, K3
-	POPCNTQ     AX, R11
-	VMOVDQA64   Z27, Z7
-	VPERMI2B    Z5, Z4, Z7
-	KMOVQ       ilv0<>(SB), K6
-	VPERMB      Z6, Z27, K6, Z7
-	VPCOMPRESSB Z7, K3, Z8
-	VMOVDQU64   Z8, (DI)(BX*1)
-	ADDQ        R11, BX
+	SHRQ $21, R8
+	SHRQ $22, R9
+	SHRQ $21, R10
+	VECOUT(ilv1, ilv2, ilv0, Z27)
 	JMP         next
