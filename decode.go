@@ -109,10 +109,7 @@ type core struct {
 	// plain is set when span is validPrefix: not under OPTU8, and not
 	// with NoNUL.
 	plain bool
-	// eeStop is set when span is validPrefixStop and the EE sequences
-	// that it copies: under OPTU8 without NoNUL.
-	eeStop bool
-	tab    *denseTable
+	tab   *denseTable
 }
 
 // init sets up c in place for policy p and opts.
@@ -124,7 +121,6 @@ func (c *core) init(p Policy, opts []Option) {
 		c.o.init(opts)
 	}
 	c.plain = p != OPTU8 && !c.o.noNUL
-	c.eeStop = p == OPTU8 && !c.o.noNUL
 }
 
 // denseWindow is how far span looks with the Go scanner after an

@@ -79,10 +79,11 @@ func (t *Transformer) bomPrefix(src []byte, atEOF bool) (skip int, short bool) {
 // byte before it; the subpart is not consumed. dst and src must not
 // overlap, and the bytes of dst after the nDst it returns are unspecified.
 func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
-	if (t.c.plain || t.c.eeStop) && !t.dense && !t.c.o.stripBOM && len(dst) >= len(src) && len(src) <= spanChunk {
+	if !t.c.o.noNUL && !t.dense && !t.c.o.stripBOM && len(dst) >= len(src) && len(src) <= spanChunk {
 		// The first pass of the loop below for the common case, short
 		// input that is mostly valid, with one call fewer for each
 		// layer: at 64 bytes each costs as much as the kernel's work.
+		// Without NoNUL, span is validPrefix, or under OPTU8 spanStop.
 		if t.c.plain {
 			nSrc = copyValidPrefix(dst, src)
 		} else {
