@@ -244,7 +244,7 @@ func (t *Transformer) denseTail(dst, src []byte, pos int) (nDst, nSrc int) {
 	// writes (repair), and otherwise one with the room that denseBlocks
 	// asks of dst.
 	if haveRepair() && tab.maxOut <= 3 && t.c.o.onInvalid == nil && t.stopAt(in[:], 0, end) == end {
-		var out [(denseTailMax+blk-1)&^(blk-1)*3 + blk + 8]byte
+		var out [(denseTailMax+blk-1)&^(blk-1)*3 + blk + 8]byte // repairRoom() at maxOut 3 past the output of all blocks but the last
 		return t.denseTailVia(out[:], dst, in[:end+72], end, n, pos)
 	}
 	var out [4 * (67*8 + 16)]byte
@@ -470,6 +470,11 @@ func (tab *denseTable) blockRoom() int {
 	return 2 * max((64+3)*tab.maxOut+16, 512+8)
 }
 
+// repairRoom is the room in dst that repairBlocks needs from st.jmax on:
+// a block's output, and the 64-byte copy and 8-byte word that may be
+// stored past it.
+func (tab *denseTable) repairRoom() int { return 64*tab.maxOut + 64 + 8 }
+
 // copyWords copies src to dst 8 bytes at a time and returns len(src). It
 // may read up to 7 bytes past the end of src and write as far past its
 // length in dst; the caller makes sure that they lie in the slices'
@@ -547,7 +552,7 @@ func (t *Transformer) repair(dst, src []byte, st *repairState) bool {
 		// loop stops there.
 		n = (t.stopAt(src, st.p, st.p+n*blk) - st.p) / blk
 	}
-	st.jmax = len(dst) - (blk*tab.maxOut + blk + 8)
+	st.jmax = len(dst) - tab.repairRoom()
 	st.cleanMax = cleanBlocks
 	if n == 0 || st.j > st.jmax || st.clean >= cleanBlocks {
 		return false

@@ -35,11 +35,11 @@ func haveRepair() bool { return impl == implAVX512 }
 // policy without stops, marks or callback, and advances st. It stops early
 // before a block when st.j > st.jmax, and after one that makes st.clean
 // reach st.cleanMax. src must hold 128 bytes from each block's start, and
-// dst 64*tab.maxOut+72 bytes from st.jmax. The kernel classifies the
+// dst tab.repairRoom() bytes from st.jmax. The kernel classifies the
 // blocks into its own frame, which, unlike an array of the caller's, no one
 // zeroes first.
 func repairBlocks(dst, src []byte, n int, tab *denseTable, st *repairState) {
-	if n > repairBatch || st.p+64*(n-1)+128 > len(src) || st.jmax > len(dst)-(64*tab.maxOut+72) {
+	if n > repairBatch || st.p+64*(n-1)+128 > len(src) || st.jmax > len(dst)-tab.repairRoom() {
 		panic("utf8stream: repairBlocks: src or dst too short")
 	}
 	repairAVX512(dst, src, n, tab, st)

@@ -237,7 +237,7 @@ func TestRepairBlocksBounds(t *testing.T) {
 		t.Skip("no repair kernel")
 	}
 	tab := denseTableFor(&NewTransformer(Replace).c)
-	room := 64*tab.maxOut + 72
+	room := tab.repairRoom()
 	const n = 3
 	srcLen := 64*(n-1) + 128
 	panics := func(srcLen, dstLen int) (p bool) {
@@ -337,8 +337,8 @@ func TestRepairVector(t *testing.T) {
 	const n = 8 // blocks
 	rng := rand.New(rand.NewPCG(5, 6))
 	run := func(tab *denseTable, src []byte) ([]byte, repairState) {
-		dst := make([]byte, 64*n*tab.maxOut+64*tab.maxOut+72)
-		st := repairState{first: -1, cleanMax: n + 1, jmax: len(dst) - (64*tab.maxOut + 72)}
+		dst := make([]byte, 64*n*tab.maxOut+tab.repairRoom())
+		st := repairState{first: -1, cleanMax: n + 1, jmax: len(dst) - tab.repairRoom()}
 		repairBlocks(dst, src, n, tab, &st)
 		return dst[:st.j], st
 	}
