@@ -130,6 +130,7 @@ DATA ilvIdx2<>+40(SB)/8, $0x7a3a397939387838
 DATA ilvIdx2<>+48(SB)/8, $0x3d3c7c3c3b7b3b3a
 DATA ilvIdx2<>+56(SB)/8, $0x3f7f3f3e7e3e3d7d
 GLOBL ilvIdx2<>(SB), RODATA|NOPTR, $64
+
 // bit1, bit2 and bit4 are 64 bytes 1, 2 and 4, to test the bits of vlen.
 DATA bit1<>+0(SB)/8, $0x0101010101010101
 DATA bit1<>+8(SB)/8, $0x0101010101010101

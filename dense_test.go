@@ -274,8 +274,8 @@ func TestRepairBlocksBounds(t *testing.T) {
 // short valid run that an ill-formed unit ends, and not after valid text
 // passed in short pieces, whole or cut inside a sequence, or under OPTU8
 // with the EE sequences that it copies, which would send a stream of such
-// pieces to the block loop. The hint changes only the
-// speed, so only this test sees it.
+// pieces to the block loop. The hint changes only the speed, so only this
+// test sees it.
 func TestDenseHint(t *testing.T) {
 	// With U+E000 for each space: EE 80 80, which OPTU8 copies.
 	text := bytes.ReplaceAll(textgen.Make("korean", 4096), []byte(" "), []byte("\uE000"))
