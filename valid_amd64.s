@@ -72,37 +72,6 @@ DATA incompleteMax<>+0x30(SB)/8, $0xffffffffffffffff
 DATA incompleteMax<>+0x38(SB)/8, $0xbfdfefffffffffff
 GLOBL incompleteMax<>(SB), RODATA|NOPTR, $64
 
-// Indexes for VPERMB: byte j of shiftK<> picks byte j-K (mod 64).
-DATA shift1<>+0x00(SB)/8, $0x060504030201003f
-DATA shift1<>+0x08(SB)/8, $0x0e0d0c0b0a090807
-DATA shift1<>+0x10(SB)/8, $0x161514131211100f
-DATA shift1<>+0x18(SB)/8, $0x1e1d1c1b1a191817
-DATA shift1<>+0x20(SB)/8, $0x262524232221201f
-DATA shift1<>+0x28(SB)/8, $0x2e2d2c2b2a292827
-DATA shift1<>+0x30(SB)/8, $0x363534333231302f
-DATA shift1<>+0x38(SB)/8, $0x3e3d3c3b3a393837
-GLOBL shift1<>(SB), RODATA|NOPTR, $64
-
-DATA shift2<>+0x00(SB)/8, $0x0504030201003f3e
-DATA shift2<>+0x08(SB)/8, $0x0d0c0b0a09080706
-DATA shift2<>+0x10(SB)/8, $0x1514131211100f0e
-DATA shift2<>+0x18(SB)/8, $0x1d1c1b1a19181716
-DATA shift2<>+0x20(SB)/8, $0x2524232221201f1e
-DATA shift2<>+0x28(SB)/8, $0x2d2c2b2a29282726
-DATA shift2<>+0x30(SB)/8, $0x3534333231302f2e
-DATA shift2<>+0x38(SB)/8, $0x3d3c3b3a39383736
-GLOBL shift2<>(SB), RODATA|NOPTR, $64
-
-DATA shift3<>+0x00(SB)/8, $0x04030201003f3e3d
-DATA shift3<>+0x08(SB)/8, $0x0c0b0a0908070605
-DATA shift3<>+0x10(SB)/8, $0x14131211100f0e0d
-DATA shift3<>+0x18(SB)/8, $0x1c1b1a1918171615
-DATA shift3<>+0x20(SB)/8, $0x24232221201f1e1d
-DATA shift3<>+0x28(SB)/8, $0x2c2b2a2928272625
-DATA shift3<>+0x30(SB)/8, $0x34333231302f2e2d
-DATA shift3<>+0x38(SB)/8, $0x3c3b3a3938373635
-GLOBL shift3<>(SB), RODATA|NOPTR, $64
-
 // SETUP2 loads the constants of the AVX2 kernels and clears Y7.
 #define SETUP2 \
 	MOVL         $0x0f0f0f0f, CX           \
@@ -274,24 +243,18 @@ TEXT ·copyValidStopAVX2(SB), NOSPLIT, $0-56
 	MOVL         $0x80, CX                \
 	VPBROADCASTB CX, Z26                  \
 	VMOVDQU64    incompleteMax<>(SB), Z25 \
-	VMOVDQU64    shift1<>(SB), Z22        \
-	VMOVDQU64    shift2<>(SB), Z21        \
-	VMOVDQU64    shift3<>(SB), Z20        \
 	KXORQ        K7, K7, K7
 
 // FIRST4 sets Z1, Z2 and Z3 to the first block, in Z0, shifted by 1, 2
-// and 3 bytes with zeros shifted in: nothing lies before p. It overwrites
-// R11 and K3 to K5.
+// and 3 bytes with zeros shifted in: nothing lies before p. Z20 is Z0
+// shifted by one 16-byte lane, from which VPALIGNR takes the bytes that
+// cross into each lane, as FIRST2 does with VPERM2I128.
 #define FIRST4 \
-	MOVQ     $-2, R11             \
-	KMOVQ    R11, K3              \
-	MOVQ     $-4, R11             \
-	KMOVQ    R11, K4              \
-	MOVQ     $-8, R11             \
-	KMOVQ    R11, K5              \
-	VPERMB.Z Z0, Z22, K3, Z1      \
-	VPERMB.Z Z0, Z21, K4, Z2      \
-	VPERMB.Z Z0, Z20, K5, Z3
+	VPXORQ   Z20, Z20, Z20     \
+	VALIGNQ  $6, Z20, Z0, Z20  \
+	VPALIGNR $15, Z20, Z0, Z1  \
+	VPALIGNR $14, Z20, Z0, Z2  \
+	VPALIGNR $13, Z20, Z0, Z3
 
 // PREV4 loads the bytes 1, 2 and 3 places before the block at SI+AX into
 // Z1, Z2 and Z3.
