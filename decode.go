@@ -109,7 +109,9 @@ type core struct {
 	// plain is set when span is validPrefix: not under OPTU8, and not
 	// with NoNUL.
 	plain bool
-	tab   *denseTable
+	// plainSpan is plain without StripBOM: Span is validPrefix.
+	plainSpan bool
+	tab       *denseTable
 }
 
 // init sets up c in place for policy p and opts.
@@ -121,6 +123,7 @@ func (c *core) init(p Policy, opts []Option) {
 		c.o.init(opts)
 	}
 	c.plain = p != OPTU8 && !c.o.noNUL
+	c.plainSpan = c.plain && !c.o.stripBOM
 }
 
 // denseWindow is how far span looks with the Go scanner after an

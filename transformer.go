@@ -247,19 +247,29 @@ func (t *Transformer) fastDense() bool {
 // an unfinished sequence and atEOF is false, and [transform.ErrEndOfSpan]
 // otherwise. Like Transform, Span advances the stream offset by n.
 func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
-	if t.c.o.stripBOM {
-		if skip, short := t.bomPrefix(src, atEOF); short {
-			return 0, transform.ErrShortSrc
-		} else if skip > 0 {
-			return 0, transform.ErrEndOfSpan
+	if t.c.plainSpan && !t.dense {
+		// What the general case below does for valid input, with one
+		// call fewer and no more than it needs: on short input each
+		// call and each test costs as much as the kernel's work. With
+		// the hint clear and nothing after the run, noteRun has
+		// nothing to do.
+		if n = validPrefix(src); n == len(src) {
+			t.off += int64(n)
+			return n, nil
 		}
-	}
-	if t.c.plain && !t.dense {
-		// What span does here, with one call fewer: on short input
-		// each call on the way costs as much as the kernel's work.
-		n = validPrefix(src)
 	} else {
-		n = t.c.span(src, t.dense)
+		if t.c.o.stripBOM {
+			if skip, short := t.bomPrefix(src, atEOF); short {
+				return 0, transform.ErrShortSrc
+			} else if skip > 0 {
+				return 0, transform.ErrEndOfSpan
+			}
+		}
+		if t.c.plain && !t.dense {
+			n = validPrefix(src)
+		} else {
+			n = t.c.span(src, t.dense)
+		}
 	}
 	if n > 0 {
 		t.noteRun(n, len(src)-n)
