@@ -111,7 +111,10 @@ type core struct {
 	plain bool
 	// plainSpan is plain without StripBOM: Span is validPrefix.
 	plainSpan bool
-	tab       *denseTable
+	// quick is set without NoNUL and StripBOM, where Transform's short
+	// path serves valid input.
+	quick bool
+	tab   *denseTable
 }
 
 // init sets up c in place for policy p and opts.
@@ -124,6 +127,7 @@ func (c *core) init(p Policy, opts []Option) {
 	}
 	c.plain = p != OPTU8 && !c.o.noNUL
 	c.plainSpan = c.plain && !c.o.stripBOM
+	c.quick = !c.o.noNUL && !c.o.stripBOM
 }
 
 // denseWindow is how far span looks with the Go scanner after an

@@ -79,7 +79,7 @@ func (t *Transformer) bomPrefix(src []byte, atEOF bool) (skip int, short bool) {
 // byte before it; the subpart is not consumed. dst and src must not
 // overlap, and the bytes of dst after the nDst it returns are unspecified.
 func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
-	if !t.c.o.noNUL && !t.dense && !t.c.o.stripBOM && len(dst) >= len(src) && len(src) <= spanChunk {
+	if t.c.quick && !t.dense && len(dst) >= len(src) && len(src) <= spanChunk {
 		// The first pass of the loop below for the common case, short
 		// input that is mostly valid, with one call fewer for each
 		// layer: at 64 bytes each costs as much as the kernel's work.
@@ -88,6 +88,12 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			nSrc = copyValidPrefix(dst, src)
 		} else {
 			nSrc = t.c.spanStop(dst, src)
+		}
+		if nSrc == len(src) {
+			// With the hint clear and nothing after the run, noteRun
+			// has nothing to do.
+			t.off += int64(nSrc)
+			return nSrc, nSrc, nil
 		}
 		nDst = nSrc
 		if nSrc > 0 {
