@@ -86,8 +86,10 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		// Without NoNUL, span is validPrefix, or under OPTU8 spanStop.
 		if t.c.plain {
 			nSrc = copyValidPrefix(dst, src)
-		} else {
-			nSrc = t.c.spanStop(dst, src)
+		} else if nSrc = copyValidPrefixStop(dst, src); nSrc < len(src) {
+			// spanStop's first pass, which it goes on from at an EE
+			// that OPTU8 copies.
+			nSrc += t.c.spanStop(dst[nSrc:], src[nSrc:])
 		}
 		if nSrc == len(src) {
 			// With the hint clear and nothing after the run, noteRun

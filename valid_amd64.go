@@ -216,10 +216,25 @@ func validPrefixStopSlow(p []byte) int { return kernelPrefix(p, true) }
 // copyValidPrefixStop is copyValidPrefix that stops where validPrefixStop
 // does.
 func copyValidPrefixStop(dst, src []byte) int {
-	if len(src) < minKernel || impl == implGeneric {
+	// The kernel is called here, as in copyValidPrefix: OPTU8's short
+	// path in Transform comes here for each short input.
+	var n int
+	switch {
+	case len(src) < minKernel:
+		return copyValidPrefixStopGeneric(dst, src)
+	case len(dst) < len(src):
+		panic("utf8stream: copyValidPrefix: dst shorter than src")
+	case impl == implAVX512:
+		n = copyValidStopAVX512(dst, src)
+	case impl == implAVX2:
+		n = copyValidStopAVX2(dst, src)
+	default:
 		return copyValidPrefixStopGeneric(dst, src)
 	}
-	return copyValidPrefixStopSlow(dst, src)
+	if n == len(src) {
+		return n
+	}
+	return copyFinish(dst, src, n, true)
 }
 
 // copyValidPrefixStopSlow is copyValidPrefixStop for inputs long enough
