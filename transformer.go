@@ -284,8 +284,11 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 	}
 	if n < len(src) {
 		err = transform.ErrEndOfSpan
-		if _, k := t.c.unit(src[n:], atEOF); k == kShort {
-			err = transform.ErrShortSrc
+		// Only before the end of the stream can the unit at n be short.
+		if !atEOF {
+			if _, k := t.c.unit(src[n:], false); k == kShort {
+				err = transform.ErrShortSrc
+			}
 		}
 	}
 	t.off += int64(n)
