@@ -273,11 +273,7 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 				return 0, transform.ErrEndOfSpan
 			}
 		}
-		if t.c.plain && !t.dense {
-			n = validPrefix(src)
-		} else {
-			n = t.c.span(src, t.dense)
-		}
+		n = t.c.span(src, t.dense)
 	}
 	if n > 0 {
 		t.noteRun(n, len(src)-n)
