@@ -1,7 +1,9 @@
 // The body of classifyAVX512, which dense_amd64.s includes there and in
 // repairAVX512: it classifies the CX > 0 blocks at SI into the blockClass
 // array at DI, advancing SI and DI and counting CX down to 0. It overwrites
-// AX, Z0 to Z3, Z10 to Z16 and K1 to K6.
+// AX, Z0 to Z3, Z10 to Z16 and K1 to K6. CLASSIFY_LOOP names its loop, and
+// ESC_MARK and ESC_CLEAR are instructions that the includer may define,
+// before each block is classified and before v is stored (K4).
 
 	VMOVDQU64 leadC0<>(SB), Z10
 	VMOVDQU64 cont1<>(SB), Z11
@@ -11,11 +13,12 @@
 	BYTES(0x40, Z15)
 	BYTES(0x80, Z16)
 
-classifyLoop:
+CLASSIFY_LOOP:
 	VMOVDQU64 (SI), Z0
 	VMOVDQU64 1(SI), Z1
 	VMOVDQU64 2(SI), Z2
 	VMOVDQU64 3(SI), Z3
+	ESC_MARK
 
 	// K6: the bytes that are not ASCII. Z0 = lead: what leadC0 says of
 	// each byte (0 for 00..BF: Z14 is the table for 80..BF).
@@ -46,10 +49,11 @@ classifyLoop:
 	KORQ     K4, K5, K4
 	KORQ     K4, K3, K4
 	KXNORQ   K4, K6, K4
+	ESC_CLEAR
 	KMOVQ    K4, 24(DI)
 
 	ADDQ $64, SI
 	ADDQ $32, DI
 	DECQ CX
-	JNZ  classifyLoop
+	JNZ  CLASSIFY_LOOP
 

@@ -35,6 +35,10 @@ type denseTable struct {
 	vout [3][128]byte
 	vlen [128]byte
 	vec  uint8
+	// esc is set under OPTU8 with no other byte to stop at: repairAVX512
+	// then writes the escapes of valid EE BE xx and EE BF xx itself, byte
+	// by byte as the table writes ill-formed bytes, and need not stop there.
+	esc bool
 	// stops are the bytes an option must see (NUL under NoNUL, for
 	// one): denseFast leaves them to the general path.
 	stops []byte
@@ -119,6 +123,7 @@ func buildTable(c *core) *denseTable {
 	}
 	if c.policy == OPTU8 {
 		t.stops = append(t.stops, 0xEE)
+		t.esc = len(t.stops) == 1
 	}
 	return t
 }
@@ -243,7 +248,7 @@ func (t *Transformer) denseTail(dst, src []byte, pos int) (nDst, nSrc int) {
 	// no byte an option must see, and which needs room only for what it
 	// writes (repair), and otherwise one with the room that denseBlocks
 	// asks of dst.
-	if haveRepair() && tab.maxOut <= 3 && t.c.o.onInvalid == nil && t.stopAt(in[:], 0, end) == end {
+	if haveRepair() && tab.maxOut <= 3 && t.c.o.onInvalid == nil && (tab.esc || t.stopAt(in[:], 0, end) == end) {
 		var out [(denseTailMax+blk-1)&^(blk-1)*3 + blk + 8]byte // repairRoom() at maxOut 3 past the output of all blocks but the last
 		return t.denseTailVia(out[:], dst, in[:end+72], end, n, pos)
 	}
@@ -341,12 +346,13 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 				// wait on the 8-byte stores before them.
 				st.c2, st.c3, st.c4, st.cv = c2, c3, c4, cv
 				st.p, st.j, st.clean = p, j, clean
-				st.subparts, st.nbytes, st.first = 0, 0, -1
+				st.subparts, st.nbytes, st.first, st.escaped = 0, 0, -1, 0
 				fast = t.repair(dst, src, &st)
 				p, j, clean = st.p, st.j, st.clean
 				c2, c3, c4, cv = st.c2, st.c3, st.c4, st.cv
 				subparts += st.subparts
 				nbytes += st.nbytes
+				t.stats.Escaped += int64(st.escaped)
 				if firstAt < 0 {
 					firstAt = st.first
 				}
@@ -527,6 +533,12 @@ type repairState struct {
 	p, j, jmax              int    // the positions in src and dst, and the last j a block may start at
 	subparts, nbytes, first int    // the counts for Stats; first is -1 for none
 	clean, cleanMax         int    // blocks in a row without an ill-formed byte, and how many stop
+	// escaped counts the sequences escaped under tab.esc. The kernel
+	// counts their bytes as ill-formed where they lie, and takes 3 from
+	// nbytes and 1 from subparts at each EE; so nbytes may be negative
+	// after one call, when the bytes after an EE lie in a block that the
+	// next call, or denseFast's Go loop, takes.
+	escaped int
 }
 
 // repairBatch is how many blocks repair takes at most in one call: more
@@ -547,7 +559,7 @@ func (t *Transformer) repair(dst, src []byte, st *repairState) bool {
 	if rem := len(src) - (2*blk + 8) - st.p; rem >= 0 {
 		n = min(repairBatch, rem/blk+1)
 	}
-	if n > 0 && len(tab.stops) > 0 {
+	if n > 0 && len(tab.stops) > 0 && !tab.esc {
 		// Only the blocks before a byte an option must see: the Go
 		// loop stops there.
 		n = (t.stopAt(src, st.p, st.p+n*blk) - st.p) / blk

@@ -61,6 +61,9 @@ TEXT ·classifyAVX512(SB), NOSPLIT, $0-48
 	MOVQ  out_len+32(FP), CX
 	TESTQ CX, CX
 	JZ    done
+#define CLASSIFY_LOOP classifyLoop
+#define ESC_MARK
+#define ESC_CLEAR
 #include "classify_amd64.h"
 
 done:
@@ -80,13 +83,16 @@ done:
 #define ST_FIRST 72
 #define ST_CLEAN 80
 #define ST_CLEANMAX 88
+#define ST_ESCAPED 96
 
 // The fields of denseTable: out [1024]uint64, then n [1024]uint8, then
-// the vector path's vout [3][128]byte, vlen [128]byte and vec uint8.
+// the vector path's vout [3][128]byte, vlen [128]byte and vec uint8, and
+// esc bool.
 #define TAB_N 8192
 #define TAB_VOUT 9216
 #define TAB_VLEN 9600
 #define TAB_VEC 9728
+#define TAB_ESC 9729
 
 // VEC_MIN is how many ill-formed bytes a block must hold for the vector
 // path to write it, where the table allows.
@@ -170,8 +176,13 @@ SPLAT64(bit4<>, $0x0404040404040404)
 	ADDQ        R11, BX
 
 // REPAIR_BATCH is the most blocks repairAVX512 takes: its frame holds
-// their blockClass, 32 bytes each.
+// their blockClass, 32 bytes each, and then ESC_ANY.
 #define REPAIR_BATCH 32
+
+// ESC_ANY is the frame's word after the blockClass of REPAIR_BATCH
+// blocks: under tab.esc, whether any of them has an EE followed by
+// BE..FF.
+#define ESC_ANY 1024
 
 // func repairAVX512(dst, src []byte, n int, tab *denseTable, st *repairState)
 // Requires AVX-512 F, BW and VBMI, BMI1 and 2, and where tab.vec is set
@@ -180,7 +191,7 @@ SPLAT64(bit4<>, $0x0404040404040404)
 // block with a few ill-formed bytes as copies of the valid runs between
 // them and a table word for each, one with VEC_MIN or more in the vector
 // path. See repairBlocks.
-TEXT ·repairAVX512(SB), $1024-72
+TEXT ·repairAVX512(SB), $1032-72
 	MOVQ  n+48(FP), R15
 	TESTQ R15, R15
 	JZ    none
@@ -191,12 +202,41 @@ TEXT ·repairAVX512(SB), $1024-72
 	ADDQ  ST_P(R14), SI
 	LEAQ  (SP), DI
 	MOVQ  R15, CX
+	MOVQ  tab+56(FP), R13
+	MOVQ  $0, ESC_ANY(SP)
+	CMPB  TAB_ESC(R13), $0
+	JNE   classifyEsc
 #include "classify_amd64.h"
+	JMP classified
 
+classifyEsc:
+	// Under OPTU8 (tab.esc), a valid EE BE xx or EE BF xx is escaped byte
+	// by byte, as the table escapes ill-formed bytes: v is cleared at each
+	// EE followed by BE..FF (K7), so that the block loop takes the
+	// sequence as a subpart of 3 bytes. Z28 and Z29 are kept for the loop
+	// to tell them from the others.
+	BYTES(0xEE, Z28)
+	BYTES(0xBD, Z29)
+#undef CLASSIFY_LOOP
+#undef ESC_MARK
+#undef ESC_CLEAR
+#define CLASSIFY_LOOP classifyLoopEsc
+#define ESC_MARK \
+	VPCMPEQB Z28, Z0, K7 \
+	VPCMPUB  $6, Z29, Z1, K7, K7
+#define ESC_CLEAR \
+	KORQ   K7, K0, K0 \
+	KANDNQ K4, K7, K4
+	KXORQ K0, K0, K0
+#include "classify_amd64.h"
+	// Whether any block has an EE followed by BE..FF, for the block loop.
+	KMOVQ K0, AX
+	MOVQ  AX, ESC_ANY(SP)
+
+classified:
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	LEAQ (SP), R12
-	MOVQ tab+56(FP), R13
 	MOVQ ST_P(R14), DX
 	MOVQ ST_J(R14), BX
 
@@ -302,15 +342,34 @@ block:
 
 errors:
 	MOVQ $0, ST_CLEAN(R14)
-	POPCNTQ R9, AX
+	// CX: the starts of ill-formed subparts, R9 without the escapes,
+	// which start at an EE followed by BE..FF and 2 continuation bytes
+	// (m3). Their 3 bytes are counted in nbytes where they lie, and
+	// taken out here.
+	MOVQ     R9, CX
+	CMPQ     ESC_ANY(SP), $0
+	JEQ      starts
+	VPCMPEQB (SI)(DX*1), Z28, K1
+	VPCMPUB  $2, 1(SI)(DX*1), Z29, K1, K1
+	KMOVQ    K1, AX
+	ANDQ     8(R12), AX
+	ANDQ     R9, AX
+	ANDNQ    R9, AX, CX
+	POPCNTQ  AX, AX
+	ADDQ     AX, ST_ESCAPED(R14)
+	LEAQ     (AX)(AX*2), AX
+	SUBQ     AX, ST_NBYTES(R14)
+
+starts:
+	POPCNTQ CX, AX
 	ADDQ    AX, ST_SUBPARTS(R14)
 	POPCNTQ R10, AX
 	ADDQ    AX, ST_NBYTES(R14)
 	CMPQ    ST_FIRST(R14), $0
 	JGE     counted
-	TESTQ   R9, R9
+	TESTQ   CX, CX
 	JZ      counted
-	TZCNTQ  R9, AX
+	TZCNTQ  CX, AX
 	ADDQ    DX, AX
 	MOVQ    AX, ST_FIRST(R14)
 

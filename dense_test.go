@@ -168,6 +168,55 @@ func TestDenseImpls(t *testing.T) {
 	}
 }
 
+// TestRepairEscapes checks OPTU8 on dense input that holds the valid
+// sequences it escapes (EE BE xx, EE BF xx), and others like them that it
+// copies or that are ill-formed, at every offset of the first few blocks.
+// Under OPTU8 alone repairAVX512 writes the escapes itself (tab.esc); with
+// NoNUL it leaves them to denseFast's Go loop. The output must match the
+// oracle's, and the Stats, Escaped among them, those of every other
+// implementation.
+func TestRepairEscapes(t *testing.T) {
+	seqs := []string{"\uEF80", "\uEFBF", "\uEFC0", "\uEFFF", "\uEF7F",
+		"\xEE\xBE", "\xEE\xBF\x41", "\xEE\xBE\xBE\xBE"}
+	rng := rand.New(rand.NewPCG(7, 8))
+	var escaped int64
+	for _, o := range []uint8{0, 1} {
+		opts, ro := fuzzOptions(o)
+		if tab := denseTableFor(&NewTransformer(OPTU8, opts...).c); tab.esc != (o == 0) {
+			t.Fatalf("opts %#x: tab.esc = %v", o, tab.esc)
+		}
+		for _, base := range []string{"invalid1pct", "random"} {
+			for at := range 300 {
+				in := textgen.Make(base, 1000)
+				copy(in[at:], seqs[at%len(seqs)])
+				for range 3 {
+					copy(in[rng.IntN(len(in)-4):], seqs[rng.IntN(len(seqs))])
+				}
+				want, _, _ := refTransform(OPTU8, in, ro)
+				var first Stats
+				for i, name := range implNames() {
+					restore := setImpl(name)
+					tr := NewTransformer(OPTU8, opts...)
+					got, _, err := transform.Bytes(tr, in)
+					restore()
+					if err != nil || !bytes.Equal(got, want) {
+						t.Fatalf("opts %#x impl=%s: Transform(%q) = %q, %v; want %q", o, name, in, got, err, want)
+					}
+					if i == 0 {
+						first = tr.Stats()
+						escaped += first.Escaped
+					} else if tr.Stats() != first {
+						t.Fatalf("opts %#x: %q: Stats: impl=%s %+v, impl=%s %+v", o, in, name, tr.Stats(), implNames()[0], first)
+					}
+				}
+			}
+		}
+	}
+	if escaped == 0 {
+		t.Error("no input held an escape")
+	}
+}
+
 // TestRepairLayout checks the offsets that dense_amd64.s defines for the
 // fields of repairState and denseTable (its ST_ and TAB_ constants)
 // against the Go types.
@@ -187,10 +236,12 @@ func TestRepairLayout(t *testing.T) {
 		"ST_FIRST":    unsafe.Offsetof(st.first),
 		"ST_CLEAN":    unsafe.Offsetof(st.clean),
 		"ST_CLEANMAX": unsafe.Offsetof(st.cleanMax),
+		"ST_ESCAPED":  unsafe.Offsetof(st.escaped),
 		"TAB_N":       unsafe.Offsetof(tab.n),
 		"TAB_VOUT":    unsafe.Offsetof(tab.vout),
 		"TAB_VLEN":    unsafe.Offsetof(tab.vlen),
 		"TAB_VEC":     unsafe.Offsetof(tab.vec),
+		"TAB_ESC":     unsafe.Offsetof(tab.esc),
 	}
 	src, err := os.ReadFile("dense_amd64.s")
 	if err != nil {
@@ -214,18 +265,24 @@ func TestRepairLayout(t *testing.T) {
 		t.Errorf("dense_amd64.s defines %d of the %d offsets", seen, len(want))
 	}
 	// repairAVX512 takes at most REPAIR_BATCH blocks, and its frame holds
-	// their blockClass: a smaller batch there would send the blocks past
-	// it to the Go loop, a larger one would write past the frame.
+	// their blockClass and then the word ESC_ANY: a smaller batch there
+	// would send the blocks past it to the Go loop, a larger one would
+	// write past the frame.
 	batch := regexp.MustCompile(`(?m)^#define REPAIR_BATCH (\d+)$`).FindSubmatch(src)
+	escAny := regexp.MustCompile(`(?m)^#define ESC_ANY (\d+)$`).FindSubmatch(src)
 	frame := regexp.MustCompile(`(?m)^TEXT ·repairAVX512\(SB\), \$(\d+)-`).FindSubmatch(src)
-	if batch == nil || frame == nil {
-		t.Fatal("dense_amd64.s: REPAIR_BATCH or repairAVX512's frame not found")
+	if batch == nil || escAny == nil || frame == nil {
+		t.Fatal("dense_amd64.s: REPAIR_BATCH, ESC_ANY or repairAVX512's frame not found")
 	}
 	if n, _ := strconv.Atoi(string(batch[1])); n != repairBatch {
 		t.Errorf("dense_amd64.s: REPAIR_BATCH = %d; repairBatch = %d", n, repairBatch)
 	}
-	if n, _ := strconv.Atoi(string(frame[1])); uintptr(n) != repairBatch*unsafe.Sizeof(blockClass{}) {
-		t.Errorf("dense_amd64.s: repairAVX512's frame is %d bytes; %d blockClass take %d", n, repairBatch, repairBatch*unsafe.Sizeof(blockClass{}))
+	classes := repairBatch * unsafe.Sizeof(blockClass{})
+	if n, _ := strconv.Atoi(string(escAny[1])); uintptr(n) != classes {
+		t.Errorf("dense_amd64.s: ESC_ANY = %d; %d blockClass take %d", n, repairBatch, classes)
+	}
+	if n, _ := strconv.Atoi(string(frame[1])); uintptr(n) != classes+8 {
+		t.Errorf("dense_amd64.s: repairAVX512's frame is %d bytes; %d blockClass and ESC_ANY take %d", n, repairBatch, classes+8)
 	}
 }
 
