@@ -238,18 +238,19 @@ func (t *Transformer) denseTail(dst, src []byte, pos int) (nDst, nSrc int) {
 	var in [(denseTailMax+blk-1)&^(blk-1) + 72]byte
 	n := copy(in[:], src)
 	end := (n + blk - 1) &^ (blk - 1)
-	if len(dst) >= end*tab.maxOut+tab.blockRoom() {
-		// dst has the room for whole blocks that denseBlocks asks.
+	// repairAVX512 takes every block where it runs with no callback and
+	// no byte an option must see, and then needs room only for what it
+	// writes (repair); denseBlocks' Go loop asks for more.
+	direct := len(dst) >= end*tab.maxOut+tab.blockRoom()
+	kernel := !direct && haveRepair() && tab.maxOut <= 3 && t.c.o.onInvalid == nil && (tab.esc || t.stopAt(in[:], 0, end) == end)
+	if direct || kernel && len(dst) >= (end-blk)*tab.maxOut+tab.repairRoom() {
+		// dst has the room that whole blocks ask.
 		nd, ns := t.denseBlocks(dst, in[:end+72], end, pos, nil)
 		return unpad(nd, ns, n)
 	}
-	// The output goes through a buffer that has it: a short one where
-	// repairAVX512 takes every block, which it does with no callback and
-	// no byte an option must see, and which needs room only for what it
-	// writes (repair), and otherwise one with the room that denseBlocks
-	// asks of dst.
-	if haveRepair() && tab.maxOut <= 3 && t.c.o.onInvalid == nil && (tab.esc || t.stopAt(in[:], 0, end) == end) {
-		var out [(denseTailMax+blk-1)&^(blk-1)*3 + blk + 8]byte // repairRoom() at maxOut 3 past the output of all blocks but the last
+	// Otherwise the output goes through a buffer that has the room.
+	if kernel {
+		var out [(denseTailMax+blk-1)&^(blk-1)*3 + blk]byte // repairRoom() at maxOut 3 past the output of all blocks but the last
 		return t.denseTailVia(out[:], dst, in[:end+72], end, n, pos)
 	}
 	var out [4 * (67*8 + 16)]byte
@@ -477,9 +478,10 @@ func (tab *denseTable) blockRoom() int {
 }
 
 // repairRoom is the room in dst that repairBlocks needs from st.jmax on:
-// a block's output, and the 64-byte copy and 8-byte word that may be
-// stored past it.
-func (tab *denseTable) repairRoom() int { return 64*tab.maxOut + 64 + 8 }
+// a block's output, and the 64 bytes that the copy of its last valid run
+// may store past it. (An ill-formed byte's 8-byte word, stored at most
+// maxOut bytes before the end of the output, reaches less far.)
+func (tab *denseTable) repairRoom() int { return 64*tab.maxOut + 64 }
 
 // copyWords copies src to dst 8 bytes at a time and returns len(src). It
 // may read up to 7 bytes past the end of src and write as far past its

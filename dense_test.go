@@ -327,6 +327,57 @@ func TestRepairBlocksBounds(t *testing.T) {
 	}()
 }
 
+// TestRepairRoom checks that repairBlocks writes nothing past st.jmax plus
+// repairRoom(), under every table it serves, in its scalar loop and in its
+// vector path, on blocks whose every byte is ill-formed and has the
+// longest output: the copy of the last valid run then starts furthest on.
+func TestRepairRoom(t *testing.T) {
+	if !haveRepair() {
+		t.Skip("no repair kernel")
+	}
+	const n = 4 // blocks
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, p := range allPolicies {
+		for _, o := range []uint8{0, 16} {
+			opts, _ := fuzzOptions(o)
+			tab := denseTableFor(&NewTransformer(p, opts...).c)
+			if tab == nil {
+				continue
+			}
+			scalar := *tab
+			scalar.vec = 0
+			for _, tb := range []*denseTable{tab, &scalar} {
+				for _, base := range []string{"bad", "random", "latin1"} {
+					src := make([]byte, 64*(n-1)+128)
+					if base == "bad" {
+						// Lone continuation bytes: each is a
+						// subpart, of the longest output.
+						for i := range src {
+							src[i] = byte(0x80 + rng.IntN(64))
+						}
+					} else {
+						src = textgen.Make(base, len(src))
+					}
+					room := 64*tb.maxOut*(n-1) + tb.repairRoom()
+					for _, canary := range []byte{0x5A, 0xA5} {
+						dst := bytes.Repeat([]byte{canary}, room+64)
+						st := repairState{first: -1, cleanMax: n + 1, jmax: room - tb.repairRoom()}
+						repairBlocks(dst, src, n, tb, &st)
+						if st.p != 64*n {
+							t.Fatalf("%v opts %#x vec %d, %s: took %d bytes; want %d", p, o, tb.vec, base, st.p, 64*n)
+						}
+						for i, c := range dst[room:] {
+							if c != canary {
+								t.Fatalf("%v opts %#x vec %d, %s: wrote dst[%d], %d bytes past the room", p, o, tb.vec, base, room+i, i+1)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestDenseHint checks when a Transformer takes errors to be dense: after a
 // short valid run that an ill-formed unit ends, and not after valid text
 // passed in short pieces, whole or cut inside a sequence, or under OPTU8
