@@ -536,10 +536,10 @@ type repairState struct {
 	subparts, nbytes, first int    // the counts for Stats; first is -1 for none
 	clean, cleanMax         int    // blocks in a row without an ill-formed byte, and how many stop
 	// escaped counts the sequences escaped under tab.esc. The kernel
-	// counts their bytes as ill-formed where they lie, and takes 3 from
-	// nbytes and 1 from subparts at each EE; so nbytes may be negative
-	// after one call, when the bytes after an EE lie in a block that the
-	// next call, or denseFast's Go loop, takes.
+	// leaves their EE out of subparts and first, and counts their 3
+	// bytes in nbytes where they lie but takes 3 off at the EE; so nbytes
+	// may be negative after one call, when the bytes after an EE lie in
+	// a block that the next call, or denseFast's Go loop, takes.
 	escaped int
 }
 

@@ -214,9 +214,10 @@ classifyEsc:
 	// by byte, as the table escapes ill-formed bytes: v is cleared at each
 	// EE followed by BE..FF (K7), so that the block loop takes the
 	// sequence as a subpart of 3 bytes. Z28 and Z29 are kept for the loop
-	// to tell them from the others.
+	// to tell them from the others; K0 gathers K7 over the blocks.
 	BYTES(0xEE, Z28)
 	BYTES(0xBD, Z29)
+	KXORQ K0, K0, K0
 #undef CLASSIFY_LOOP
 #undef ESC_MARK
 #undef ESC_CLEAR
@@ -227,7 +228,6 @@ classifyEsc:
 #define ESC_CLEAR \
 	KORQ   K7, K0, K0 \
 	KANDNQ K4, K7, K4
-	KXORQ K0, K0, K0
 #include "classify_amd64.h"
 	// Whether any block has an EE followed by BE..FF, for the block loop.
 	KMOVQ K0, AX
