@@ -211,14 +211,12 @@ func classifyGeneric(src []byte, out []blockClass) {
 //
 // It returns, having consumed only whole units, after cleanBlocks blocks
 // without an ill-formed byte (the kernel is faster from there: dense is
-// cleared), and at anything it leaves to the general path: a byte an option must see, the
-// last bytes of src (a sequence there may be unfinished), a full dst or,
-// for the Writer, full marks. pos is src's position in the chunk. If marks
-// is not nil, each ill-formed subpart's output is recorded there, up to
-// maxMarks. With an OnInvalid function, each subpart is recorded as it is
-// found.
-func (t *Transformer) denseFast(dst, src []byte, pos int, marks *[]mark) (nDst, nSrc int) {
-	return t.denseBlocks(dst, src, len(src), pos, marks)
+// cleared), and at anything it leaves to the general path: a byte an
+// option must see, the last bytes of src (a sequence there may be
+// unfinished) or a full dst. pos is src's position in the chunk. With an
+// OnInvalid function, each subpart is recorded as it is found.
+func (t *Transformer) denseFast(dst, src []byte, pos int) (nDst, nSrc int) {
+	return t.denseBlocks(dst, src, len(src), pos)
 }
 
 // denseTail is denseFast for the end of the input, shorter than denseFast
@@ -245,7 +243,7 @@ func (t *Transformer) denseTail(dst, src []byte, pos int) (nDst, nSrc int) {
 	kernel := !direct && haveRepair() && tab.maxOut <= 3 && t.c.o.onInvalid == nil && (tab.esc || t.stopAt(in[:], 0, end) == end)
 	if direct || kernel && len(dst) >= (end-blk)*tab.maxOut+tab.repairRoom() {
 		// dst has the room that whole blocks ask.
-		nd, ns := t.denseBlocks(dst, in[:end+72], end, pos, nil)
+		nd, ns := t.denseBlocks(dst, in[:end+72], end, pos)
 		return unpad(nd, ns, n)
 	}
 	// Otherwise the output goes through a buffer that has the room.
@@ -261,7 +259,7 @@ func (t *Transformer) denseTail(dst, src []byte, pos int) (nDst, nSrc int) {
 // which n bytes are input and the rest padding to end, then the output to
 // dst.
 func (t *Transformer) denseTailVia(out, dst, in []byte, end, n, pos int) (nDst, nSrc int) {
-	nd, ns := t.denseBlocks(out, in, end, pos, nil)
+	nd, ns := t.denseBlocks(out, in, end, pos)
 	nd, ns = unpad(nd, ns, n)
 	return copy(dst, out[:nd]), ns
 }
@@ -298,7 +296,7 @@ const denseTailMax = 136
 // denseTail a multiple of 64 followed by 72 zeros that only pad the
 // look-ahead: there the loop takes whole blocks up to end (p stays a
 // multiple of 64), and every unit ends by end.
-func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) (nDst, nSrc int) {
+func (t *Transformer) denseBlocks(dst, src []byte, end, pos int) (nDst, nSrc int) {
 	tab := t.c.tab
 	cb := t.c.o.onInvalid != nil
 	// A block at p is classified from src[p:p+67], and its valid runs are
@@ -311,25 +309,9 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 	}
 	lim := len(src) - blockIn
 	room := tab.blockRoom()
-	var ms []mark
-	maxK := len(src) + blockIn // marks kept: no limit without marks
-	k := 0
-	if marks != nil {
-		ms = *marks
-		k, maxK = len(ms), maxMarks
-		ms = ms[:cap(ms)]
-		if len(ms) < maxMarks {
-			ms = make([]mark, maxMarks)
-			copy(ms, *marks)
-		}
-	}
-	perByte := 0
-	if tab.perByte {
-		perByte = 1
-	}
 	// The kernel takes the blocks it can, with the Go loop around it to
 	// finish the stretch.
-	fast := haveRepair() && ms == nil && !cb
+	fast := haveRepair() && !cb
 	var (
 		cls              [8]blockClass
 		st               repairState
@@ -378,7 +360,7 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 		// the last unit (the leading held bytes), or those before a
 		// byte an option must see.
 		cnt, done := blk, false
-		if p+blk > lim || len(dst)-j < room || k+blockMarks > maxK || clean >= cleanBlocks {
+		if p+blk > lim || len(dst)-j < room || clean >= cleanBlocks {
 			cnt, done = bits.TrailingZeros64(^own), true
 		}
 		if len(tab.stops) > 0 {
@@ -407,7 +389,7 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 			}
 			subparts += bits.OnesCount64(start)
 			nbytes += bits.OnesCount64(bad)
-			if ms == nil && !cb && bits.OnesCount64(bad) > denseBytes {
+			if !cb && bits.OnesCount64(bad) > denseBytes {
 				// Many ill-formed bytes: one table step for each byte
 				// costs less than one for each ill-formed byte and a
 				// copy between.
@@ -427,18 +409,9 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 				x := (2-st)<<8 | int(src[p+q]) // cStart or cRest
 				binary.LittleEndian.PutUint64(dst[j:], tab.out[x])
 				n := int(tab.n[x])
-				if st != 0 && (cb || ms != nil) {
+				if st != 0 && cb {
 					m := 1 + int(c.m2>>q&1+c.m3>>q&1+c.m4>>q&1)
-					if cb {
-						t.record(t.off+int64(pos+p+q), src[p+q:p+q+m])
-					}
-					if ms != nil {
-						ms[k] = mark{out: j, nout: n, nin: m + (1-m)*perByte}
-						k++
-					}
-				} else if ms != nil {
-					ms[k-1].nout += n
-					ms[k-1].nin += perByte
+					t.record(t.off+int64(pos+p+q), src[p+q:p+q+m])
 				}
 				j += n
 				q0 = q + 1
@@ -450,9 +423,6 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 			break
 		}
 		c2, c3, c4, cv = c.m2, c.m3, c.m4, c.v
-	}
-	if marks != nil {
-		*marks = ms[:k]
 	}
 	if clean >= cleanBlocks {
 		t.dense = false
@@ -466,9 +436,6 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int, marks *[]mark) 
 	}
 	return j, p
 }
-
-// blockMarks is the most marks one block adds: one for each byte.
-const blockMarks = 64
 
 // blockRoom is the room in dst that denseFast needs to take a whole block:
 // twice the most that one block and the end of its last unit can write,

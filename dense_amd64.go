@@ -32,7 +32,7 @@ func haveRepair() bool { return impl == implAVX512 }
 
 // repairBlocks classifies the n <= repairBatch blocks of src from st.p on
 // and writes their output to dst from st.j on, as denseFast would for a
-// policy without stops, marks or callback, and advances st. It stops early
+// policy without stops or callback, and advances st. It stops early
 // before a block when st.j > st.jmax, and after one that makes st.clean
 // reach st.cleanMax. src must hold 128 bytes from each block's start, and
 // dst tab.repairRoom() bytes from st.jmax. The kernel classifies the

@@ -110,7 +110,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 	}
 	for nSrc < len(src) {
 		if t.dense && t.fastDense() {
-			nd, ns := t.denseFast(dst[nDst:], src[nSrc:], nSrc, nil)
+			nd, ns := t.denseFast(dst[nDst:], src[nSrc:], nSrc)
 			nDst += nd
 			nSrc += ns
 			if nSrc == len(src) {

@@ -42,10 +42,13 @@ type Writer struct {
 const maxMarks = 256
 
 // A mark records a unit in Writer.buf whose output differs from its input,
-// so that a short write can be traced back to the input it covers.
+// so that a short write can be traced back to the input it covers; or, with
+// dense set, a stretch of units that the block loop wrote, whose units are
+// found again only when a short write ends inside it.
 type mark struct {
-	out, nout int // the unit's output is buf[out:out+nout]
-	nin       int // the unit's input bytes from the current p
+	out, nout int  // the unit's output is buf[out:out+nout]
+	nin       int  // the unit's input bytes from the current p
+	dense     bool // a stretch of units, not one
 }
 
 // NewWriter returns a Writer that applies policy p to what is written to it
@@ -79,7 +82,7 @@ func (wr *Writer) Write(p []byte) (n int, err error) {
 	}
 	wr.base = 0
 	for wr.ntail > 0 && n < len(p) && wr.err == nil {
-		if m, err := wr.reserve(n); err != nil {
+		if m, err := wr.reserve(p, n); err != nil {
 			return m, err
 		}
 		n = wr.fringe(p, n)
@@ -89,23 +92,21 @@ func (wr *Writer) Write(p []byte) (n int, err error) {
 			// The block loop takes whole blocks only while buf has
 			// room for two: with less it would leave the rest of buf
 			// to the general path, a unit at a time.
-			if m, err := wr.reserveRoom(n, wr.t.c.tab.blockRoom()); err != nil {
+			if m, err := wr.reserveRoom(p, n, wr.t.c.tab.blockRoom()); err != nil {
 				return m, err
 			}
-			k := len(wr.marks)
-			nd, ns := wr.t.denseFast(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], 0, &wr.marks)
-			for i := k; i < len(wr.marks); i++ {
-				// denseFast counts from the start of the room it was given.
-				wr.marks[i].out += len(wr.buf)
-			}
+			// The stretch is written as Transform writes it, with one
+			// mark for all its units, which written finds again if it
+			// must.
+			nd, ns := wr.t.denseFast(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], 0)
 			wr.t.off += int64(ns)
+			if ns > 0 {
+				wr.marks = append(wr.marks, mark{len(wr.buf), nd, ns, true})
+			}
 			wr.buf = wr.buf[:len(wr.buf)+nd]
 			n += ns
-			if len(wr.marks)+blockMarks > maxMarks {
-				// denseFast stopped for want of marks: flush, or the
-				// units up to maxMarks would go through the general
-				// path one at a time.
-				if m, err := wr.flush(n); err != nil {
+			if len(wr.marks) >= maxMarks {
+				if m, err := wr.flush(p, n); err != nil {
 					return m, err
 				}
 			}
@@ -118,7 +119,7 @@ func (wr *Writer) Write(p []byte) (n int, err error) {
 			if len(wr.buf)+v <= cap(wr.buf) {
 				wr.buf = append(wr.buf, p[n:n+v]...)
 			} else {
-				if m, err := wr.flush(n); err != nil {
+				if m, err := wr.flush(p, n); err != nil {
 					return m, err
 				}
 				m, err := wr.w.Write(p[n : n+v])
@@ -137,7 +138,29 @@ func (wr *Writer) Write(p []byte) (n int, err error) {
 			n = len(p)
 			break
 		}
-		if m, err := wr.reserve(n); err != nil {
+		if len(p)-n <= denseTailMax && (wr.t.off > 0 || !wr.t.c.o.stripBOM) && wr.t.fastDense() {
+			// The last bytes of p, from an ill-formed unit on, up to
+			// those that more input can change: the block loop on them,
+			// padded, as Transform takes them. (A byte order mark to
+			// strip is next's.)
+			src := p[n : n+unitsEnd(p[n:])]
+			if m, err := wr.reserveRoom(p, n, len(src)*wr.t.c.tab.maxOut); err != nil {
+				return m, err
+			}
+			if nd, ns := wr.t.denseTail(wr.buf[len(wr.buf):cap(wr.buf)], src, 0); ns > 0 {
+				wr.t.off += int64(ns)
+				wr.marks = append(wr.marks, mark{len(wr.buf), nd, ns, true})
+				wr.buf = wr.buf[:len(wr.buf)+nd]
+				n += ns
+				if len(wr.marks) >= maxMarks {
+					if m, err := wr.flush(p, n); err != nil {
+						return m, err
+					}
+				}
+				continue
+			}
+		}
+		if m, err := wr.reserve(p, n); err != nil {
 			return m, err
 		}
 		nd, ns, err := wr.t.next(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], false)
@@ -150,16 +173,16 @@ func (wr *Writer) Write(p []byte) (n int, err error) {
 		// Every unit here is repaired or converted, so a partial write of
 		// its output must not count any of its input, even when the
 		// lengths match (a 3-byte subpart and U+FFFD).
-		wr.marks = append(wr.marks, mark{len(wr.buf), nd, ns})
+		wr.marks = append(wr.marks, mark{len(wr.buf), nd, ns, false})
 		wr.buf = wr.buf[:len(wr.buf)+nd]
 		n += ns
 		if len(wr.marks) >= maxMarks {
-			if m, err := wr.flush(n); err != nil {
+			if m, err := wr.flush(p, n); err != nil {
 				return m, err
 			}
 		}
 	}
-	if m, err := wr.flush(n); err != nil {
+	if m, err := wr.flush(p, n); err != nil {
 		return m, err
 	}
 	return n, wr.err
@@ -183,7 +206,7 @@ func (wr *Writer) fringe(p []byte, n int) int {
 		return n
 	}
 	in := max(ns-k, 0)
-	wr.marks = append(wr.marks, mark{len(wr.buf), nd, in})
+	wr.marks = append(wr.marks, mark{len(wr.buf), nd, in, false})
 	wr.buf = wr.buf[:len(wr.buf)+nd]
 	if ns < k {
 		wr.ntail = copy(wr.tail[:], wr.tail[ns:k])
@@ -195,15 +218,15 @@ func (wr *Writer) fringe(p []byte, n int) int {
 
 // reserve makes room in buf for the output of any one unit, allocating buf
 // or flushing it. n is the position in p that buf's input reaches.
-func (wr *Writer) reserve(n int) (int, error) { return wr.reserveRoom(n, minOut) }
+func (wr *Writer) reserve(p []byte, n int) (int, error) { return wr.reserveRoom(p, n, minOut) }
 
 // reserveRoom is reserve that makes room bytes free in buf, or as many as
 // its size allows.
-func (wr *Writer) reserveRoom(n, room int) (int, error) {
+func (wr *Writer) reserveRoom(p []byte, n, room int) (int, error) {
 	if free := cap(wr.buf) - len(wr.buf); free >= room || free >= minOut && len(wr.buf) == 0 {
 		return 0, nil
 	}
-	if m, err := wr.flush(n); err != nil {
+	if m, err := wr.flush(p, n); err != nil {
 		return m, err
 	}
 	if cap(wr.buf) < minOut {
@@ -215,11 +238,11 @@ func (wr *Writer) reserveRoom(n, room int) (int, error) {
 // flush writes buf to the underlying writer; n is the position in p that
 // buf's input reaches. On an error it returns how many bytes of p reached
 // the underlying writer.
-func (wr *Writer) flush(n int) (int, error) {
+func (wr *Writer) flush(p []byte, n int) (int, error) {
 	if len(wr.buf) > 0 {
 		m, err := wr.w.Write(wr.buf)
 		if err = wr.check(m, len(wr.buf), err); err != nil {
-			return wr.base + wr.written(m), err
+			return wr.base + wr.written(p[wr.base:], m), err
 		}
 	}
 	wr.buf = wr.buf[:0]
@@ -240,19 +263,57 @@ func (wr *Writer) check(m, want int, err error) error {
 	return err
 }
 
-// written returns how many bytes of input buf[:m] covers: valid bytes count
-// one for one, and a marked unit only when all its output is in buf[:m].
-func (wr *Writer) written(m int) int {
+// written returns how many bytes of input buf[:m] covers, of src, the
+// input from where buf's starts: valid bytes count one for one, and a
+// marked unit only when all its output is in buf[:m].
+func (wr *Writer) written(src []byte, m int) int {
 	m = min(max(m, 0), len(wr.buf))
 	in, pos := 0, 0
 	for _, mk := range wr.marks {
 		if m < mk.out+mk.nout {
-			return in + max(min(m, mk.out)-pos, 0)
+			in += max(min(m, mk.out)-pos, 0)
+			if mk.dense && m > mk.out {
+				in += stretchWritten(wr.t, src[in:], m-mk.out)
+			}
+			return in
 		}
 		in += mk.out - pos + mk.nin
 		pos = mk.out + mk.nout
 	}
 	return in + m - pos
+}
+
+// stretchWritten returns how many bytes of input the first m bytes of a
+// stretch's output cover, as written does for marked units: src is the
+// stretch's input and what follows. It finds the units again a unit at a
+// time, on a copy of t, with the general path, whose output is the block
+// loop's, and without the OnInvalid function, which has seen them. A unit's
+// output depends on t's state only where a byte order mark is to be
+// stripped, at the start of the stream, and no stretch starts there.
+func stretchWritten(t Transformer, src []byte, m int) int {
+	if t.c.o.onInvalid != nil {
+		o := *t.c.o
+		o.onInvalid = nil
+		t.c.o = &o
+	}
+	var unit [2 * maxReplacement]byte
+	in, out := 0, 0
+	for out < m && in < len(src) {
+		v, _ := t.Span(src[in:], false)
+		if v > 0 {
+			if out+v >= m {
+				return in + m - out
+			}
+			in, out = in+v, out+v
+			continue
+		}
+		nd, ns, err := t.next(unit[:], src[in:], false)
+		if err != nil || out+nd > m {
+			break
+		}
+		in, out = in+ns, out+nd
+	}
+	return in
 }
 
 // Close settles an unfinished sequence at the end of the stream: under
@@ -266,11 +327,14 @@ func (wr *Writer) Close() error {
 	}
 	wr.closed = true
 	if wr.err == nil && wr.ntail > 0 {
-		wr.reserve(0)
+		// The tail's input lies in no p: what flush reports of it is
+		// not used.
+		wr.base = 0
+		wr.reserve(nil, 0)
 		nd, _, err := wr.t.Transform(wr.buf[len(wr.buf):cap(wr.buf)], wr.tail[:wr.ntail], true)
 		wr.ntail = 0
 		wr.buf = wr.buf[:len(wr.buf)+nd]
-		wr.flush(0)
+		wr.flush(nil, 0)
 		if err != nil && wr.err == nil {
 			wr.err = err
 		}

@@ -171,8 +171,9 @@ func TestWriterExactCount(t *testing.T) {
 		string(textgen.Make("invalid1pct", 700)),
 		// 3-byte subparts, whose U+FFFD has the same length.
 		strings.Repeat("ab\xF0\x9F\x98cd\xE2\x82", 20),
-		// Subparts so dense that the block loop fills its marks, in
-		// writes long enough for it to run.
+		// Subparts so dense that the block loop writes stretches of
+		// them, in writes long enough for it to run: a short write
+		// inside one finds its units again.
 		string(textgen.Make("random", 1500)),
 	}
 	for _, in := range inputs {
@@ -234,6 +235,30 @@ func TestWriterExactCount(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestWriterShortWriteOnInvalid checks that a short write inside output that
+// the block loop wrote, whose units Write then finds again to count its
+// input, reports no subpart to the OnInvalid function twice.
+func TestWriterShortWriteOnInvalid(t *testing.T) {
+	in := textgen.Make("random", 4000)
+	for _, limit := range []int{1, 100, 1000, 3000, 6000} {
+		var offs []int64
+		lw := &limitWriter{limit: limit, err: errors.New("disk full")}
+		w := NewWriter(lw, Replace, OnInvalid(func(e Error) { offs = append(offs, e.Offset) }))
+		n, err := w.Write(in)
+		if err == nil {
+			t.Fatalf("limit %d: Write = %d, nil; want an error", limit, n)
+		}
+		if s := w.Stats(); int64(len(offs)) != s.Subparts || len(offs) == 0 {
+			t.Fatalf("limit %d: %d calls of OnInvalid; Stats has %d subparts", limit, len(offs), s.Subparts)
+		}
+		for i := 1; i < len(offs); i++ {
+			if offs[i] <= offs[i-1] {
+				t.Fatalf("limit %d: OnInvalid at offset %d after %d", limit, offs[i], offs[i-1])
 			}
 		}
 	}
