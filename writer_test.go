@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/utf8stream/utf8stream/internal/textgen"
 	"golang.org/x/text/transform"
 )
@@ -240,11 +241,25 @@ func TestWriterExactCount(t *testing.T) {
 	}
 }
 
-// TestWriterShortWriteOnInvalid checks that a short write inside output that
-// the block loop wrote, whose units Write then finds again to count its
-// input, reports no subpart to the OnInvalid function twice.
+// TestWriterShortWriteOnInvalid checks that the Writer reports to the
+// OnInvalid function what the Transformer does on dense input, written in
+// pieces that the block loop and its tail take; and that a short write
+// inside output that the block loop wrote, whose units Write then finds
+// again to count its input, reports no subpart twice.
 func TestWriterShortWriteOnInvalid(t *testing.T) {
 	in := textgen.Make("random", 4000)
+	var want []Error
+	transform.Bytes(NewTransformer(Replace, OnInvalid(func(e Error) { want = append(want, e) })), in)
+	for _, size := range []int{100, 137, 1000, len(in)} {
+		var got []Error
+		w := NewWriter(io.Discard, Replace, OnInvalid(func(e Error) { got = append(got, e) }))
+		for i := 0; i < len(in); i += size {
+			w.Write(in[i:min(i+size, len(in))])
+		}
+		if err := w.Close(); err != nil || !cmp.Equal(got, want) {
+			t.Fatalf("pieces of %d: %d calls, Close %v; want the Transformer's %d", size, len(got), err, len(want))
+		}
+	}
 	for _, limit := range []int{1, 100, 1000, 3000, 6000} {
 		var offs []int64
 		lw := &limitWriter{limit: limit, err: errors.New("disk full")}
