@@ -199,6 +199,33 @@ func BenchmarkWriter(b *testing.B) {
 	}
 }
 
+// BenchmarkUnescape measures the restore of each input's escaped form: the
+// output of SurrogateEscape and OPTU8, which on random bytes is dense with
+// escapes.
+func BenchmarkUnescape(b *testing.B) {
+	for _, in := range benchInputs() {
+		for _, p := range []Policy{SurrogateEscape, OPTU8} {
+			esc := make([]byte, 3*len(in.data))
+			n, _, err := NewTransformer(p).Transform(esc, in.data, true)
+			if err != nil {
+				b.Fatal(err)
+			}
+			esc = esc[:n]
+			dst := make([]byte, len(esc))
+			b.Run(in.label()+"/policy="+p.String(), func(b *testing.B) {
+				u := NewUnescaper(p)
+				b.SetBytes(int64(len(esc)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, _, err := u.Transform(dst, esc, true); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
 // BenchmarkPeers runs what Go users have today on the same inputs.
 func BenchmarkPeers(b *testing.B) {
 	for _, in := range benchInputs() {

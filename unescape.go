@@ -2,6 +2,8 @@ package utf8stream
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 
 	"golang.org/x/text/transform"
 )
@@ -87,26 +89,60 @@ func (u *Unescaper) Span(src []byte, atEOF bool) (n int, err error) {
 
 // Transform implements [transform.Transformer].
 func (u *Unescaper) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
+	if u.lead == 0 {
+		n := copy(dst, src)
+		if n < len(src) {
+			return n, n, transform.ErrShortDst
+		}
+		return n, n, nil
+	}
 	for nSrc < len(src) {
-		v, serr := u.Span(src[nSrc:], atEOF)
-		if room := len(dst) - nDst; v > room {
-			v, serr = room, transform.ErrShortDst
+		if src[nSrc] == u.lead {
+			ok, short := u.match(src[nSrc:])
+			if short && !atEOF {
+				return nDst, nSrc, transform.ErrShortSrc
+			}
+			if nDst == len(dst) {
+				return nDst, nSrc, transform.ErrShortDst
+			}
+			if ok {
+				dst[nDst] = (src[nSrc+1]&3)<<6 | src[nSrc+2]&0x3F
+				nSrc += 3
+			} else {
+				dst[nDst] = src[nSrc]
+				nSrc++
+			}
+			nDst++
+			continue
 		}
-		nDst += copy(dst[nDst:], src[nSrc:nSrc+v])
-		nSrc += v
-		switch serr {
-		case nil:
-			return nDst, nSrc, nil
-		case transform.ErrEndOfSpan:
-		default:
-			return nDst, nSrc, serr
+		// The run up to the next lead byte. In output dense with escapes
+		// it is short: the next 8 bytes are looked at here, in a word,
+		// before IndexByte, which costs more to start, takes a long one.
+		i := nSrc + 1
+		if i+8 <= len(src) {
+			// The bytes equal to lead are the zero bytes of w; the lowest
+			// bit of z marks the first of them.
+			w := binary.LittleEndian.Uint64(src[i:]) ^ lsb*uint64(u.lead)
+			if z := (w - lsb) &^ w & msb; z != 0 {
+				i += bits.TrailingZeros64(z) / 8
+			} else if k := bytes.IndexByte(src[nSrc:], u.lead); k < 0 {
+				// (From nSrc, where the caller's src is likely aligned:
+				// IndexByte is slower on a misaligned start.)
+				i = len(src)
+			} else {
+				i = nSrc + k
+			}
+		} else {
+			for i < len(src) && src[i] != u.lead {
+				i++
+			}
 		}
-		if nDst == len(dst) {
+		n := copy(dst[nDst:], src[nSrc:i])
+		nDst += n
+		nSrc += n
+		if nSrc < i {
 			return nDst, nSrc, transform.ErrShortDst
 		}
-		dst[nDst] = (src[nSrc+1]&3)<<6 | src[nSrc+2]&0x3F
-		nDst++
-		nSrc += 3
 	}
 	return nDst, nSrc, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/utf8stream/utf8stream/internal/textgen"
 	"golang.org/x/text/transform"
 )
 
@@ -113,6 +114,68 @@ func TestUnescaperContract(t *testing.T) {
 		if string(dst[:nDst]) != tc.want || nSrc != tc.nSrc || err != tc.err {
 			t.Errorf("Transform(%q, %v, %d) = %q, %d, %v; want %q, %d, %v",
 				tc.src, tc.atEOF, tc.dstSize, dst[:nDst], nSrc, err, tc.want, tc.nSrc, tc.err)
+		}
+	}
+}
+
+// refUnescape is Unescaper.Transform written with Span alone: the runs
+// without an escape copied whole, and each escape after one.
+func refUnescape(u *Unescaper, dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
+	for nSrc < len(src) {
+		v, serr := u.Span(src[nSrc:], atEOF)
+		if room := len(dst) - nDst; v > room {
+			v, serr = room, transform.ErrShortDst
+		}
+		nDst += copy(dst[nDst:], src[nSrc:nSrc+v])
+		nSrc += v
+		switch serr {
+		case nil:
+			return nDst, nSrc, nil
+		case transform.ErrEndOfSpan:
+		default:
+			return nDst, nSrc, serr
+		}
+		if nDst == len(dst) {
+			return nDst, nSrc, transform.ErrShortDst
+		}
+		dst[nDst] = (src[nSrc+1]&3)<<6 | src[nSrc+2]&0x3F
+		nDst++
+		nSrc += 3
+	}
+	return nDst, nSrc, nil
+}
+
+// TestUnescaperTransformAgainstSpan checks Transform, which looks at a few
+// bytes itself before it calls IndexByte, against refUnescape: on escaped
+// dense and sparse input, cut at every length, into every size of dst,
+// before and at the end of the stream.
+func TestUnescaperTransformAgainstSpan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, p := range []Policy{SurrogateEscape, OPTU8} {
+		for _, o := range []uint8{0, 1} { // and NoNUL
+			opts, _ := fuzzOptions(o)
+			u := NewUnescaper(p, opts...)
+			for _, base := range []string{"random", "invalid1pct", "emoji"} {
+				in := textgen.Make(base, 300)
+				in[rng.IntN(len(in))] = 0
+				esc, _ := transformString(NewTransformer(p, opts...), string(in))
+				// Lead bytes that start no escape, and escapes cut short.
+				esc += string([]byte{u.lead, 'x', u.lead, u.mid | 2, 'y', u.lead, u.mid | 3})
+				for cut := range len(esc) + 1 {
+					src := []byte(esc[:cut])
+					for _, atEOF := range []bool{false, true} {
+						for size := 0; size <= len(src)+1; size += 1 + size/8 {
+							got, want := make([]byte, size), make([]byte, size)
+							gd, gs, gerr := u.Transform(got, src, atEOF)
+							wd, ws, werr := refUnescape(u, want, src, atEOF)
+							if gd != wd || gs != ws || gerr != werr || !bytes.Equal(got[:gd], want[:wd]) {
+								t.Fatalf("%v opts %#x: Transform(%q, %v) into %d = %d, %d, %v; want %d, %d, %v",
+									p, o, src, atEOF, size, gd, gs, gerr, wd, ws, werr)
+							}
+						}
+					}
+				}
+			}
 		}
 	}
 }
