@@ -89,59 +89,55 @@ func (u *Unescaper) Span(src []byte, atEOF bool) (n int, err error) {
 
 // Transform implements [transform.Transformer].
 func (u *Unescaper) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
-	if u.lead == 0 {
-		n := copy(dst, src)
-		if n < len(src) {
-			return n, n, transform.ErrShortDst
-		}
-		return n, n, nil
-	}
 	for nSrc < len(src) {
-		if src[nSrc] == u.lead {
-			ok, short := u.match(src[nSrc:])
-			if short && !atEOF {
-				return nDst, nSrc, transform.ErrShortSrc
-			}
-			if nDst == len(dst) {
-				return nDst, nSrc, transform.ErrShortDst
-			}
-			if ok {
+		if u.lead != 0 && src[nSrc] == u.lead {
+			if ok, _ := u.match(src[nSrc:]); ok {
+				if nDst == len(dst) {
+					return nDst, nSrc, transform.ErrShortDst
+				}
 				dst[nDst] = (src[nSrc+1]&3)<<6 | src[nSrc+2]&0x3F
+				nDst++
 				nSrc += 3
-			} else {
-				dst[nDst] = src[nSrc]
-				nSrc++
+				continue
 			}
-			nDst++
-			continue
 		}
-		// The run up to the next lead byte. In output dense with escapes
-		// it is short: the next 8 bytes are looked at here, in a word,
-		// before IndexByte, which costs more to start, takes a long one.
-		i := nSrc + 1
-		if i+8 <= len(src) {
-			// The bytes equal to lead are the zero bytes of w; the lowest
-			// bit of z marks the first of them.
+		// The run up to the next escape. In output dense with escapes it
+		// is short and ends at the first lead byte of the next 8, which
+		// one word shows; a longer one ends where IndexByte, which costs
+		// more to start, finds one. Where that lead byte starts no
+		// escape, as in Korean text (ED) under SurrogateEscape, Span
+		// takes the run.
+		v, serr := 0, error(nil)
+		if u.lead != 0 && src[nSrc] != u.lead && nSrc+9 <= len(src) {
+			i := nSrc + 1
 			w := binary.LittleEndian.Uint64(src[i:]) ^ lsb*uint64(u.lead)
 			if z := (w - lsb) &^ w & msb; z != 0 {
+				// The zero bytes of w are the lead bytes; the lowest
+				// bit of z marks the first.
 				i += bits.TrailingZeros64(z) / 8
-			} else if k := bytes.IndexByte(src[nSrc:], u.lead); k < 0 {
+			} else if k := bytes.IndexByte(src[nSrc:], u.lead); k >= 0 {
 				// (From nSrc, where the caller's src is likely aligned:
-				// IndexByte is slower on a misaligned start.)
-				i = len(src)
-			} else {
+				// IndexByte is slower from a misaligned start.)
 				i = nSrc + k
+			} else {
+				i = len(src)
 			}
-		} else {
-			for i < len(src) && src[i] != u.lead {
-				i++
+			if i == len(src) {
+				v = i - nSrc
+			} else if ok, _ := u.match(src[i:]); ok {
+				v, serr = i-nSrc, transform.ErrEndOfSpan
 			}
 		}
-		n := copy(dst[nDst:], src[nSrc:i])
-		nDst += n
-		nSrc += n
-		if nSrc < i {
-			return nDst, nSrc, transform.ErrShortDst
+		if v == 0 {
+			v, serr = u.Span(src[nSrc:], atEOF)
+		}
+		if room := len(dst) - nDst; v > room {
+			v, serr = room, transform.ErrShortDst
+		}
+		nDst += copy(dst[nDst:], src[nSrc:nSrc+v])
+		nSrc += v
+		if serr != nil && serr != transform.ErrEndOfSpan {
+			return nDst, nSrc, serr
 		}
 	}
 	return nDst, nSrc, nil

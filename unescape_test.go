@@ -155,8 +155,18 @@ func TestUnescaperTransformAgainstSpan(t *testing.T) {
 		for _, o := range []uint8{0, 1} { // and NoNUL
 			opts, _ := fuzzOptions(o)
 			u := NewUnescaper(p, opts...)
-			for _, base := range []string{"random", "invalid1pct", "emoji"} {
-				in := textgen.Make(base, 300)
+			for _, base := range []string{"random", "invalid1pct", "emoji", "leads"} {
+				var in []byte
+				if base == "leads" {
+					// Bytes whose escapes put lead-like and
+					// second-byte-like bytes next to each other.
+					alphabet := []byte{0x80, 0xB2, 0xB3, 0xBE, 0xBF, 0xED, 0xEE, 'a'}
+					for range 300 {
+						in = append(in, alphabet[rng.IntN(len(alphabet))])
+					}
+				} else {
+					in = textgen.Make(base, 300)
+				}
 				in[rng.IntN(len(in))] = 0
 				esc, _ := transformString(NewTransformer(p, opts...), string(in))
 				// Lead bytes that start no escape, and escapes cut short.
