@@ -98,16 +98,10 @@ func (wr *Writer) Write(p []byte) (n int, err error) {
 			// The stretch is written as Transform writes it, with one
 			// mark for all its units, which written finds again if it
 			// must.
-			nd, ns := wr.t.denseFast(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], 0)
-			wr.t.off += int64(ns)
-			if ns > 0 {
-				wr.marks = append(wr.marks, mark{len(wr.buf), nd, ns, true})
-			}
-			wr.buf = wr.buf[:len(wr.buf)+nd]
-			n += ns
-			if len(wr.marks) >= maxMarks {
-				if m, err := wr.flush(p, n); err != nil {
-					return m, err
+			if nd, ns := wr.t.denseFast(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], 0); ns > 0 {
+				wr.t.off += int64(ns)
+				if n, err = wr.keep(p, n, nd, ns, true); err != nil {
+					return n, err
 				}
 			}
 			if n == len(p) {
@@ -149,13 +143,8 @@ func (wr *Writer) Write(p []byte) (n int, err error) {
 			}
 			if nd, ns := wr.t.denseTail(wr.buf[len(wr.buf):cap(wr.buf)], src, 0); ns > 0 {
 				wr.t.off += int64(ns)
-				wr.marks = append(wr.marks, mark{len(wr.buf), nd, ns, true})
-				wr.buf = wr.buf[:len(wr.buf)+nd]
-				n += ns
-				if len(wr.marks) >= maxMarks {
-					if m, err := wr.flush(p, n); err != nil {
-						return m, err
-					}
+				if n, err = wr.keep(p, n, nd, ns, true); err != nil {
+					return n, err
 				}
 				continue
 			}
@@ -173,19 +162,30 @@ func (wr *Writer) Write(p []byte) (n int, err error) {
 		// Every unit here is repaired or converted, so a partial write of
 		// its output must not count any of its input, even when the
 		// lengths match (a 3-byte subpart and U+FFFD).
-		wr.marks = append(wr.marks, mark{len(wr.buf), nd, ns, false})
-		wr.buf = wr.buf[:len(wr.buf)+nd]
-		n += ns
-		if len(wr.marks) >= maxMarks {
-			if m, err := wr.flush(p, n); err != nil {
-				return m, err
-			}
+		if n, err = wr.keep(p, n, nd, ns, false); err != nil {
+			return n, err
 		}
 	}
 	if m, err := wr.flush(p, n); err != nil {
 		return m, err
 	}
 	return n, wr.err
+}
+
+// keep takes into buf the nd bytes of output that the caller wrote in its
+// free room for ns bytes of p from n on, with a mark for them (dense for a
+// stretch of the block loop's), and flushes buf when the marks are full. It
+// returns the new n, or with an error the count that Write returns.
+func (wr *Writer) keep(p []byte, n, nd, ns int, dense bool) (int, error) {
+	wr.marks = append(wr.marks, mark{len(wr.buf), nd, ns, dense})
+	wr.buf = wr.buf[:len(wr.buf)+nd]
+	n += ns
+	if len(wr.marks) >= maxMarks {
+		if m, err := wr.flush(p, n); err != nil {
+			return m, err
+		}
+	}
+	return n, nil
 }
 
 // fringe settles the unit that starts in the carried bytes, completing it
