@@ -137,22 +137,11 @@ DATA ilvIdx2<>+48(SB)/8, $0x3d3c7c3c3b7b3b3a
 DATA ilvIdx2<>+56(SB)/8, $0x3f7f3f3e7e3e3d7d
 GLOBL ilvIdx2<>(SB), RODATA|NOPTR, $64
 
-// SPLAT64 defines name as 64 bytes of the byte that fills the word w.
-#define SPLAT64(name, w) \
-	DATA name+0(SB)/8, w  \
-	DATA name+8(SB)/8, w  \
-	DATA name+16(SB)/8, w \
-	DATA name+24(SB)/8, w \
-	DATA name+32(SB)/8, w \
-	DATA name+40(SB)/8, w \
-	DATA name+48(SB)/8, w \
-	DATA name+56(SB)/8, w \
-	GLOBL name(SB), RODATA|NOPTR, $64
-
 // bit1, bit2 and bit4 are 64 bytes 1, 2 and 4, to test the bits of vlen.
-SPLAT64(bit1<>, $0x0101010101010101)
-SPLAT64(bit2<>, $0x0202020202020202)
-SPLAT64(bit4<>, $0x0404040404040404)
+#include "table_amd64.h"
+TABLE(bit1<>, $0x0101010101010101, $0x0101010101010101)
+TABLE(bit2<>, $0x0202020202020202, $0x0202020202020202)
+TABLE(bit4<>, $0x0404040404040404, $0x0404040404040404)
 
 // VECOUT writes the next 64 bytes of the interleaved streams Z4, Z5 and
 // Z6 at DI+BX, packed to the bytes that count, and advances BX past

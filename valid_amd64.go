@@ -223,7 +223,7 @@ func copyValidPrefixStop(dst, src []byte) int {
 	case len(src) < minKernel:
 		return copyValidPrefixStopGeneric(dst, src)
 	case len(dst) < len(src):
-		panic("utf8stream: copyValidPrefix: dst shorter than src")
+		panic("utf8stream: copyValidPrefixStop: dst shorter than src")
 	case impl == implAVX512:
 		n = copyValidStopAVX512(dst, src)
 	case impl == implAVX2:

@@ -32,17 +32,9 @@
 // 0x80 continuation byte followed by a continuation byte; wanted only after a 3- or 4-byte lead
 
 // Each table is 16 bytes, repeated to 64 so that VPERMB, which uses the
-// low 6 bits of an index, can look it up without masking the index.
-#define TABLE(name, lo, hi) \
-	DATA name+0x00(SB)/8, lo \
-	DATA name+0x08(SB)/8, hi \
-	DATA name+0x10(SB)/8, lo \
-	DATA name+0x18(SB)/8, hi \
-	DATA name+0x20(SB)/8, lo \
-	DATA name+0x28(SB)/8, hi \
-	DATA name+0x30(SB)/8, lo \
-	DATA name+0x38(SB)/8, hi \
-	GLOBL name(SB), RODATA|NOPTR, $64
+// low 6 bits of an index, can look it up without masking the index
+// (TABLE, in table_amd64.h).
+#include "table_amd64.h"
 
 // By the high nibble of the earlier byte.
 TABLE(prevHigh<>, $0x0202020202020202, $0x4915012180808080)
