@@ -228,31 +228,52 @@ func (t *Transformer) denseFast(dst, src []byte, pos int) (nDst, nSrc int) {
 // as input too, so that the repair kernel can take every block: each is a
 // unit whose output is itself, and they are cut from the end again.
 func (t *Transformer) denseTail(dst, src []byte, pos int) (nDst, nSrc int) {
-	tab := t.c.tab
-	if len(src) == 0 || len(src)*tab.maxOut > len(dst) {
+	if len(src) == 0 || len(src)*t.c.tab.maxOut > len(dst) {
 		return 0, 0
 	}
+	// Go zeroes the buffers, which costs as much as the rest of the work
+	// on a short tail: the common one, a block long, gets small ones.
+	if len(src) <= 64 {
+		var in [64 + 72]byte
+		return t.denseTailIn(dst, in[:], src, pos)
+	}
+	var in [(denseTailMax+63)&^63 + 72]byte
+	return t.denseTailIn(dst, in[:], src, pos)
+}
+
+// denseTailIn is denseTail with in, zeros with room for src rounded up to
+// a whole block and 72 bytes more, as its padded buffer.
+func (t *Transformer) denseTailIn(dst, in, src []byte, pos int) (nDst, nSrc int) {
 	const blk = 64
-	var in [(denseTailMax+blk-1)&^(blk-1) + 72]byte
-	n := copy(in[:], src)
+	tab := t.c.tab
+	n := copy(in, src)
 	end := (n + blk - 1) &^ (blk - 1)
+	in = in[:end+72]
 	// repairAVX512 takes every block where it runs with no callback and
 	// no byte an option must see, and then needs room only for what it
 	// writes (repair); denseBlocks' Go loop asks for more.
 	direct := len(dst) >= end*tab.maxOut+tab.blockRoom()
-	kernel := !direct && haveRepair() && tab.maxOut <= 3 && t.c.o.onInvalid == nil && (tab.esc || t.stopAt(in[:], 0, end) == end)
-	if direct || kernel && len(dst) >= (end-blk)*tab.maxOut+tab.repairRoom() {
+	kernel := !direct && haveRepair() && tab.maxOut <= 3 && t.c.o.onInvalid == nil && (tab.esc || t.stopAt(in, 0, end) == end)
+	switch {
+	case direct || kernel && len(dst) >= (end-blk)*tab.maxOut+tab.repairRoom():
 		// dst has the room that whole blocks ask.
-		nd, ns := t.denseBlocks(dst, in[:end+72], end, pos)
+		nd, ns := t.denseBlocks(dst, in, end, pos)
 		return unpad(nd, ns, n)
-	}
-	// Otherwise the output goes through a buffer that has the room.
-	if kernel {
-		var out [(denseTailMax+blk-1)&^(blk-1)*3 + blk]byte // repairRoom() at maxOut 3 past the output of all blocks but the last
-		return t.denseTailVia(out[:], dst, in[:end+72], end, n, pos)
+	case kernel && end == blk && len(dst) >= tab.tailRoom(n):
+		// One block, whose room the kernel can be told more closely.
+		return t.denseTailBlock(dst, in, n, pos)
+	case kernel && end == blk:
+		// Otherwise the output goes through a buffer that has the
+		// room: repairRoom() at maxOut 3 past the output of all
+		// blocks but the last.
+		var out [blk * 4]byte
+		return t.denseTailVia(out[:], dst, in, end, n, pos)
+	case kernel:
+		var out [(denseTailMax+blk-1)&^(blk-1)*3 + blk]byte
+		return t.denseTailVia(out[:], dst, in, end, n, pos)
 	}
 	var out [4 * (67*8 + 16)]byte
-	return t.denseTailVia(out[:], dst, in[:end+72], end, n, pos)
+	return t.denseTailVia(out[:], dst, in, end, n, pos)
 }
 
 // denseTailVia is denseTail through the buffer out: denseBlocks on in, of
@@ -262,6 +283,24 @@ func (t *Transformer) denseTailVia(out, dst, in []byte, end, n, pos int) (nDst, 
 	nd, ns := t.denseBlocks(out, in, end, pos)
 	nd, ns = unpad(nd, ns, n)
 	return copy(dst, out[:nd]), ns
+}
+
+// denseTailBlock is denseTail for a tail of at most one block: in holds
+// its n bytes and then zeros. The repair kernel takes the block straight
+// to dst, which needs only tab.tailRoom(n) bytes, with none of the set-up
+// of denseBlocks, which costs as much as the kernel does on one block.
+func (t *Transformer) denseTailBlock(dst, in []byte, n, pos int) (nDst, nSrc int) {
+	st := repairState{first: -1, cleanMax: cleanBlocks}
+	repairTail(dst, in, n, t.c.tab, &st)
+	t.stats.Escaped += int64(st.escaped)
+	if st.subparts > 0 {
+		if t.stats.First < 0 {
+			t.stats.First = t.off + int64(pos+st.first)
+		}
+		t.stats.Subparts += int64(st.subparts)
+		t.stats.Bytes += int64(st.nbytes)
+	}
+	return unpad(st.j, st.p, n)
 }
 
 // unpad returns how much of its n bytes of input denseTail consumed, and
@@ -449,6 +488,12 @@ func (tab *denseTable) blockRoom() int {
 // may store past it. (An ill-formed byte's 8-byte word, stored at most
 // maxOut bytes before the end of the output, reaches less far.)
 func (tab *denseTable) repairRoom() int { return 64*tab.maxOut + 64 }
+
+// tailRoom is the room in dst that repairTail needs for a block of n bytes
+// of input and 64-n zeros: the output of the n bytes, one byte for each
+// zero, and the 64 bytes that a store of the kernel may reach past the
+// output of the block (see repairRoom).
+func (tab *denseTable) tailRoom(n int) int { return n*tab.maxOut + (64 - n) + 64 }
 
 // copyWords copies src to dst 8 bytes at a time and returns len(src). It
 // may read up to 7 bytes past the end of src and write as far past its

@@ -44,3 +44,16 @@ func repairBlocks(dst, src []byte, n int, tab *denseTable, st *repairState) {
 	}
 	repairAVX512(dst, src, n, tab, st)
 }
+
+// repairTail runs the kernel on the one block at the start of in, whose
+// first n bytes are input and the rest up to 128 zeros, and writes its
+// output to dst from 0, which needs tab.tailRoom(n) bytes rather than
+// repairRoom: the zeros write one byte each. st must be at the start of
+// both.
+func repairTail(dst, in []byte, n int, tab *denseTable, st *repairState) {
+	if n > 64 || len(in) < 128 || len(dst) < tab.tailRoom(n) || st.p != 0 || st.j != 0 {
+		panic("utf8stream: repairTail: in or dst too short")
+	}
+	st.jmax = 0
+	repairAVX512(dst, in, 1, tab, st)
+}

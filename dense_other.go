@@ -15,3 +15,7 @@ func haveRepair() bool { return false }
 func repairBlocks(dst, src []byte, n int, tab *denseTable, st *repairState) {
 	panic("utf8stream: no repair kernel")
 }
+
+func repairTail(dst, in []byte, n int, tab *denseTable, st *repairState) {
+	panic("utf8stream: no repair kernel")
+}

@@ -378,6 +378,85 @@ func TestRepairRoom(t *testing.T) {
 	}
 }
 
+// TestRepairTail checks the kernel on a tail of one block, n bytes of
+// input and zeros, with dst only tailRoom(n) long: it writes nothing past
+// that room, and its output, less the zeros', is the oracle's. It then
+// checks Transform on such a tail after a valid byte, into a dst that
+// holds the worst case and 64 bytes more, as BenchmarkTransform gives it,
+// which is where denseTail uses repairTail, and its Stats against the
+// generic implementation's.
+func TestRepairTail(t *testing.T) {
+	if !haveRepair() {
+		t.Skip("no repair kernel")
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, p := range allPolicies {
+		tab := denseTableFor(&NewTransformer(p).c)
+		if tab == nil || tab.maxOut > 3 {
+			continue
+		}
+		for n := 1; n <= 64; n++ {
+			for _, base := range []string{"bad", "random", "latin1"} {
+				src := make([]byte, n)
+				if base == "bad" {
+					for i := range src {
+						src[i] = byte(0x80 + rng.IntN(64))
+					}
+				} else {
+					copy(src, textgen.Make(base, n+int(rng.IntN(64))))
+				}
+				want, _, _ := refTransform(p, src, refOpts{})
+				if tab.esc {
+					continue // the oracle's escapes of EE BE xx: checked below through Transform
+				}
+				room := tab.tailRoom(n)
+				for _, canary := range []byte{0x5A, 0xA5} {
+					in := make([]byte, 64+72)
+					copy(in, src)
+					dst := bytes.Repeat([]byte{canary}, room+64)
+					st := repairState{first: -1, cleanMax: cleanBlocks}
+					repairTail(dst[:room], in, n, tab, &st)
+					nd, ns := unpad(st.j, st.p, n)
+					if ns != n || !bytes.Equal(dst[:nd], want) {
+						t.Fatalf("%v, %s, n %d: repairTail wrote %q for %d bytes; want %q", p, base, n, dst[:nd], ns, want)
+					}
+					for i, c := range dst[room:] {
+						if c != canary {
+							t.Fatalf("%v, %s, n %d: wrote dst[%d], %d bytes past the room", p, base, n, room+i, i+1)
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, p := range allPolicies[1:] {
+		for n := 1; n <= denseTailMax; n++ {
+			src := make([]byte, n+1)
+			src[0] = 'a'
+			for i := 1; i < len(src); i++ {
+				src[i] = byte(rng.IntN(256))
+			}
+			if rng.IntN(2) == 0 {
+				copy(src[1+rng.IntN(n):], "\uEF80")
+			}
+			want, _, _ := refTransform(p, src, refOpts{})
+			tr := NewTransformer(p)
+			dst := make([]byte, 3*len(src)+64)
+			nd, ns, err := tr.Transform(dst, src, true)
+			if err != nil || ns != len(src) || !bytes.Equal(dst[:nd], want) {
+				t.Fatalf("%v: Transform(%q) = %q, %d, %v; want %q", p, src, dst[:nd], ns, err, want)
+			}
+			ref := NewTransformer(p)
+			restore := setImpl("generic")
+			_, _, err = transform.Bytes(ref, src)
+			restore()
+			if err != nil || tr.Stats() != ref.Stats() {
+				t.Fatalf("%v: Transform(%q): Stats %+v; the generic implementation's %+v", p, src, tr.Stats(), ref.Stats())
+			}
+		}
+	}
+}
+
 // TestDenseHint checks when a Transformer takes errors to be dense: after a
 // short valid run that an ill-formed unit ends, and not after valid text
 // passed in short pieces, whole or cut inside a sequence, or under OPTU8
