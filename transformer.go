@@ -86,9 +86,10 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		// Without NoNUL, span is validPrefix, or under OPTU8 spanStop.
 		if t.c.plain {
 			nSrc = copyValidPrefix(dst, src)
-		} else if nSrc = copyValidPrefixStop(dst, src); nSrc < len(src) {
+		} else if nSrc = copyValidPrefixStop(dst, src); nSrc < len(src) && src[nSrc] == stopByte {
 			// spanStop's first pass, which it goes on from at an EE
-			// that OPTU8 copies.
+			// that OPTU8 copies. (At any other byte it would stop
+			// at once: the first pass ended at an ill-formed unit.)
 			nSrc += t.c.spanStop(dst[nSrc:], src[nSrc:])
 		}
 		if nSrc == len(src) {
