@@ -66,6 +66,17 @@ func FuzzTransform(f *testing.F) {
 			if p != SurrogateEscape && !utf8.Valid(got) {
 				t.Fatalf("%v output %q is not valid UTF-8", p, got)
 			}
+			if p != Reject {
+				// One call into a dst with room for 3 bytes of output
+				// for each of input and 64 more, as BenchmarkTransform
+				// gives it: tails go to the repair kernel with no
+				// room to spare.
+				dst := make([]byte, 3*len(in)+64)
+				nd, ns, derr := NewTransformer(p, opts...).Transform(dst, in, true)
+				if derr != transform.ErrShortDst && (derr != nil || ns != len(in) || !bytes.Equal(dst[:nd], want)) {
+					t.Fatalf("%v opts %#x: Transform(%q) in one call = %q, %d, %v; want %q", p, o, in, dst[:nd], ns, derr, want)
+				}
+			}
 			// Chunked equals whole.
 			size := 1 + int(split)%7
 			rgot, rerr := readSmall(NewReader(iotestChunkReader(string(in), size), p, opts...), 1+int(split)%20)
