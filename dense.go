@@ -253,15 +253,16 @@ func (t *Transformer) denseTailIn(dst, in, src []byte, pos int) (nDst, nSrc int)
 	// no byte an option must see, and then needs room only for what it
 	// writes (repair); denseBlocks' Go loop asks for more.
 	direct := len(dst) >= end*tab.maxOut+tab.blockRoom()
-	kernel := !direct && haveRepair() && tab.maxOut <= 3 && t.c.o.onInvalid == nil && (tab.esc || t.stopAt(in, 0, end) == end)
+	kernel := haveRepair() && tab.maxOut <= 3 && t.c.o.onInvalid == nil && (tab.esc || t.stopAt(in, 0, end) == end)
 	switch {
+	case kernel && end == blk && len(dst) >= tab.tailRoom(n):
+		// One block, which the kernel takes with none of the set-up
+		// of denseBlocks, and whose room it can be told more closely.
+		return t.denseTailBlock(dst, in, n, pos)
 	case direct || kernel && len(dst) >= (end-blk)*tab.maxOut+tab.repairRoom():
 		// dst has the room that whole blocks ask.
 		nd, ns := t.denseBlocks(dst, in, end, pos)
 		return unpad(nd, ns, n)
-	case kernel && end == blk && len(dst) >= tab.tailRoom(n):
-		// One block, whose room the kernel can be told more closely.
-		return t.denseTailBlock(dst, in, n, pos)
 	case kernel && end == blk:
 		// Otherwise the output goes through a buffer that has the
 		// room: repairRoom() at maxOut 3 past the output of all
