@@ -91,6 +91,12 @@ func cutStop(p []byte, n int) int {
 func kernelFinish(p []byte, n int, stop bool) int {
 	i := seqStart(p, n)
 	if !stop {
+		// The few ASCII bytes before the sequence at fault a byte at
+		// a time: validPrefixGeneric's word would cost more than it
+		// saves, as each load on the way waits for the one before.
+		for i < len(p) && p[i] < 0x80 {
+			i++
+		}
 		return i + validPrefixGeneric(p[i:])
 	}
 	if n > 0 && p[n-1] == stopByte {
