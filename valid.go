@@ -97,6 +97,9 @@ func kernelFinish(p []byte, n int, stop bool) int {
 		for i < len(p) && p[i] < 0x80 {
 			i++
 		}
+		if i == len(p) || first[p[i]] == xx {
+			return i // a byte that starts no sequence, as in random bytes
+		}
 		return i + validPrefixGeneric(p[i:])
 	}
 	if n > 0 && p[n-1] == stopByte {
