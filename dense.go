@@ -294,13 +294,7 @@ func (t *Transformer) denseTailBlock(dst, in []byte, n, pos int) (nDst, nSrc int
 	st := repairState{first: -1, cleanMax: cleanBlocks}
 	repairTail(dst, in, n, t.c.tab, &st)
 	t.stats.Escaped += int64(st.escaped)
-	if st.subparts > 0 {
-		if t.stats.First < 0 {
-			t.stats.First = t.off + int64(pos+st.first)
-		}
-		t.stats.Subparts += int64(st.subparts)
-		t.stats.Bytes += int64(st.nbytes)
-	}
+	t.count(pos, st.subparts, st.nbytes, st.first)
 	return unpad(st.j, st.p, n)
 }
 
@@ -467,14 +461,24 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int) (nDst, nSrc int
 	if clean >= cleanBlocks {
 		t.dense = false
 	}
-	if subparts > 0 && !cb {
-		if t.stats.First < 0 {
-			t.stats.First = t.off + int64(pos+firstAt)
-		}
-		t.stats.Subparts += int64(subparts)
-		t.stats.Bytes += int64(nbytes)
+	if !cb {
+		t.count(pos, subparts, nbytes, firstAt)
 	}
 	return j, p
+}
+
+// count adds to the Stats what the block loop or the repair kernel found
+// without recording each subpart: subparts of nbytes bytes in all, the
+// first at first in the chunk from pos on.
+func (t *Transformer) count(pos, subparts, nbytes, first int) {
+	if subparts == 0 {
+		return
+	}
+	if t.stats.First < 0 {
+		t.stats.First = t.off + int64(pos+first)
+	}
+	t.stats.Subparts += int64(subparts)
+	t.stats.Bytes += int64(nbytes)
 }
 
 // blockRoom is the room in dst that denseFast needs to take a whole block:

@@ -381,10 +381,11 @@ func TestRepairRoom(t *testing.T) {
 // TestRepairTail checks the kernel on a tail of one block, n bytes of
 // input and zeros, with dst only tailRoom(n) long: it writes nothing past
 // that room, and its output, less the zeros', is the oracle's. It then
-// checks Transform on such a tail after a valid byte, into a dst that
-// holds the worst case and 64 bytes more, as BenchmarkTransform gives it,
-// which is where denseTail uses repairTail, and its Stats against the
-// generic implementation's.
+// checks Transform on tails of up to denseTailMax bytes after a valid
+// byte, into a dst that holds the worst case and 64 bytes more, as
+// BenchmarkTransform gives it (too little for repairRoom, enough for
+// tailRoom), against the oracle, and its Stats against the generic
+// implementation's.
 func TestRepairTail(t *testing.T) {
 	if !haveRepair() {
 		t.Skip("no repair kernel")

@@ -177,8 +177,7 @@ func (wr *Writer) Write(p []byte) (n int, err error) {
 // stretch of the block loop's), and flushes buf when the marks are full. It
 // returns the new n, or with an error the count that Write returns.
 func (wr *Writer) keep(p []byte, n, nd, ns int, dense bool) (int, error) {
-	wr.marks = append(wr.marks, mark{len(wr.buf), nd, ns, dense})
-	wr.buf = wr.buf[:len(wr.buf)+nd]
+	wr.addMark(nd, ns, dense)
 	n += ns
 	if len(wr.marks) >= maxMarks {
 		if m, err := wr.flush(p, n); err != nil {
@@ -186,6 +185,13 @@ func (wr *Writer) keep(p []byte, n, nd, ns int, dense bool) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// addMark takes into buf the nd bytes of output written in its free room
+// for nin bytes of input, with a mark for them.
+func (wr *Writer) addMark(nd, nin int, dense bool) {
+	wr.marks = append(wr.marks, mark{len(wr.buf), nd, nin, dense})
+	wr.buf = wr.buf[:len(wr.buf)+nd]
 }
 
 // fringe settles the unit that starts in the carried bytes, completing it
@@ -206,8 +212,7 @@ func (wr *Writer) fringe(p []byte, n int) int {
 		return n
 	}
 	in := max(ns-k, 0)
-	wr.marks = append(wr.marks, mark{len(wr.buf), nd, in, false})
-	wr.buf = wr.buf[:len(wr.buf)+nd]
+	wr.addMark(nd, in, false)
 	if ns < k {
 		wr.ntail = copy(wr.tail[:], wr.tail[ns:k])
 	} else {
