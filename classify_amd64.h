@@ -1,9 +1,11 @@
 // The body of classifyAVX512, which dense_amd64.s includes there and in
 // repairAVX512: it classifies the CX > 0 blocks at SI into the blockClass
 // array at DI, advancing SI and DI and counting CX down to 0. It overwrites
-// AX, Z0 to Z3, Z10 to Z16 and K1 to K6. CLASSIFY_LOOP names its loop, and
-// ESC_MARK and ESC_CLEAR are instructions that the includer may define,
-// before each block is classified and before v is stored (K4).
+// AX, Z0 to Z3, Z10 to Z16 and K1 to K6. CLASSIFY_LOOP names its loop;
+// CLASSIFY_LOAD puts the block in Z0 and the 64 bytes 1, 2 and 3 places on
+// in Z1, Z2 and Z3; ESC_MARK and ESC_CLEAR are instructions that the
+// includer may define, before each block is classified and before v is
+// stored (K4).
 
 	VMOVDQU64 leadC0<>(SB), Z10
 	VMOVDQU64 cont1<>(SB), Z11
@@ -14,10 +16,7 @@
 	BYTES(0x80, Z16)
 
 CLASSIFY_LOOP:
-	VMOVDQU64 (SI), Z0
-	VMOVDQU64 1(SI), Z1
-	VMOVDQU64 2(SI), Z2
-	VMOVDQU64 3(SI), Z3
+	CLASSIFY_LOAD
 	ESC_MARK
 
 	// K6: the bytes that are not ASCII. Z0 = lead: what leadC0 says of

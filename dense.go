@@ -232,8 +232,14 @@ func (t *Transformer) denseTail(dst, src []byte, pos int) (nDst, nSrc int) {
 		return 0, 0
 	}
 	// Go zeroes the buffers, which costs as much as the rest of the work
-	// on a short tail: the common one, a block long, gets small ones.
+	// on a short tail: the common one, a block long, goes to the kernel
+	// with no buffer where it can, and gets small ones otherwise.
 	if len(src) <= 64 {
+		tab := t.c.tab
+		if haveRepair() && tab.maxOut <= 3 && t.c.o.onInvalid == nil && (len(tab.stops) == 0 || tab.esc) &&
+			len(dst) >= tab.tailRoom(len(src)) && tailReadable(src) {
+			return t.denseTailBlock(dst, src, pos)
+		}
 		var in [64 + 72]byte
 		return t.denseTailIn(dst, in[:], src, pos)
 	}
@@ -258,7 +264,7 @@ func (t *Transformer) denseTailIn(dst, in, src []byte, pos int) (nDst, nSrc int)
 	case kernel && end == blk && len(dst) >= tab.tailRoom(n):
 		// One block, which the kernel takes with none of the set-up
 		// of denseBlocks, and whose room it can be told more closely.
-		return t.denseTailBlock(dst, in, n, pos)
+		return t.denseTailBlock(dst, in[:n], pos)
 	case direct || kernel && len(dst) >= (end-blk)*tab.maxOut+tab.repairRoom():
 		// dst has the room that whole blocks ask.
 		nd, ns := t.denseBlocks(dst, in, end, pos)
@@ -286,16 +292,17 @@ func (t *Transformer) denseTailVia(out, dst, in []byte, end, n, pos int) (nDst, 
 	return copy(dst, out[:nd]), ns
 }
 
-// denseTailBlock is denseTail for a tail of at most one block: in holds
-// its n bytes and then zeros. The repair kernel takes the block straight
-// to dst, which needs only tab.tailRoom(n) bytes, with none of the set-up
-// of denseBlocks, which costs as much as the kernel does on one block.
-func (t *Transformer) denseTailBlock(dst, in []byte, n, pos int) (nDst, nSrc int) {
+// denseTailBlock is denseTail for src of at most one block, which the
+// repair kernel takes straight to dst, as on a block of src and zeros,
+// with none of the set-up of denseBlocks (which costs as much as the
+// kernel does on one block) and no copy: dst needs only
+// tab.tailRoom(len(src)) bytes, and src must be tailReadable.
+func (t *Transformer) denseTailBlock(dst, src []byte, pos int) (nDst, nSrc int) {
 	st := repairState{first: -1, cleanMax: cleanBlocks}
-	repairTail(dst, in, n, t.c.tab, &st)
+	repairTail(dst, src, t.c.tab, &st)
 	t.stats.Escaped += int64(st.escaped)
 	t.count(pos, st.subparts, st.nbytes, st.first)
-	return unpad(st.j, st.p, n)
+	return unpad(st.j, st.p, len(src))
 }
 
 // unpad returns how much of its n bytes of input denseTail consumed, and
@@ -558,6 +565,9 @@ type repairState struct {
 	// may be negative after one call, when the bytes after an EE lie in
 	// a block that the next call, or denseFast's Go loop, takes.
 	escaped int
+	// tail is 0, or for repairTail the n <= 64 bytes of input in src,
+	// which the kernel pads with zeros to a block itself.
+	tail int
 }
 
 // repairBatch is how many blocks repair takes at most in one call: more

@@ -2,7 +2,11 @@
 
 package utf8stream
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // repairVec reports whether repairAVX512 may take its vector path, which
 // needs VPCOMPRESSB (AVX-512 VBMI2) on top of what the kernel needs.
@@ -45,15 +49,28 @@ func repairBlocks(dst, src []byte, n int, tab *denseTable, st *repairState) {
 	repairAVX512(dst, src, n, tab, st)
 }
 
-// repairTail runs the kernel on the one block at the start of in, whose
-// first n bytes are input and the rest up to 128 zeros, and writes its
-// output to dst from 0, which needs tab.tailRoom(n) bytes rather than
-// repairRoom: the zeros write one byte each. st must be at the start of
-// both.
-func repairTail(dst, in []byte, n int, tab *denseTable, st *repairState) {
-	if n > 64 || len(in) < 128 || len(dst) < tab.tailRoom(n) || st.p != 0 || st.j != 0 {
-		panic("utf8stream: repairTail: in or dst too short")
+// repairTail runs the kernel on src, at most one block of input, as on a
+// block of src and zeros, which the kernel makes itself, and writes its
+// output to dst from 0, which needs tab.tailRoom(len(src)) bytes rather
+// than repairRoom: the zeros write one byte each. The 64 bytes from src's
+// start must be readable (tailReadable), though the kernel reads only
+// src. st must be at the start of both.
+func repairTail(dst, src []byte, tab *denseTable, st *repairState) {
+	n := len(src)
+	if n == 0 || n > 64 || len(dst) < tab.tailRoom(n) || st.p != 0 || st.j != 0 || !tailReadable(src) {
+		panic("utf8stream: repairTail: src or dst too short")
 	}
 	st.jmax = 0
-	repairAVX512(dst, in, 1, tab, st)
+	st.tail = n
+	repairAVX512(dst, src, 1, tab, st)
+	st.tail = 0
+}
+
+// tailReadable reports whether the 64 bytes from p's start lie in p's
+// capacity or on the page of its first byte, where repairTail's masked
+// load, which reads only p, is fast, as it is not where its masked-off
+// bytes lie on another page.
+func tailReadable(p []byte) bool {
+	const page = 4096 // the smallest page on amd64
+	return cap(p) >= 64 || len(p) > 0 && uintptr(unsafe.Pointer(unsafe.SliceData(p)))%page <= page-64
 }

@@ -61,6 +61,11 @@ TEXT ·classifyAVX512(SB), NOSPLIT, $0-48
 	MOVQ  out_len+32(FP), CX
 	TESTQ CX, CX
 	JZ    done
+#define CLASSIFY_LOAD \
+	VMOVDQU64 (SI), Z0  \
+	VMOVDQU64 1(SI), Z1 \
+	VMOVDQU64 2(SI), Z2 \
+	VMOVDQU64 3(SI), Z3
 #define CLASSIFY_LOOP classifyLoop
 #define ESC_MARK
 #define ESC_CLEAR
@@ -84,6 +89,7 @@ done:
 #define ST_CLEAN 80
 #define ST_CLEANMAX 88
 #define ST_ESCAPED 96
+#define ST_TAIL 104
 
 // The fields of denseTable: out [1024]uint64, then n [1024]uint8, then
 // the vector path's vout [3][128]byte, vlen [128]byte and vec uint8, and
@@ -137,6 +143,19 @@ DATA ilvIdx2<>+48(SB)/8, $0x3d3c7c3c3b7b3b3a
 DATA ilvIdx2<>+56(SB)/8, $0x3f7f3f3e7e3e3d7d
 GLOBL ilvIdx2<>(SB), RODATA|NOPTR, $64
 
+// shiftIdx is the bytes 1, 2, 3 and on: from shiftIdx+k-1, the indexes
+// that move each byte of a vector k places down.
+DATA shiftIdx<>+0(SB)/8, $0x0807060504030201
+DATA shiftIdx<>+8(SB)/8, $0x100f0e0d0c0b0a09
+DATA shiftIdx<>+16(SB)/8, $0x1817161514131211
+DATA shiftIdx<>+24(SB)/8, $0x201f1e1d1c1b1a19
+DATA shiftIdx<>+32(SB)/8, $0x2827262524232221
+DATA shiftIdx<>+40(SB)/8, $0x302f2e2d2c2b2a29
+DATA shiftIdx<>+48(SB)/8, $0x3837363534333231
+DATA shiftIdx<>+56(SB)/8, $0x403f3e3d3c3b3a39
+DATA shiftIdx<>+64(SB)/8, $0x4847464544434241
+GLOBL shiftIdx<>(SB), RODATA|NOPTR, $72
+
 // bit1, bit2 and bit4 are 64 bytes 1, 2 and 4, to test the bits of vlen.
 #include "table_amd64.h"
 TABLE(bit1<>, $0x0101010101010101, $0x0101010101010101)
@@ -187,12 +206,14 @@ TEXT ·repairAVX512(SB), $1032-72
 	CMPQ  R15, $REPAIR_BATCH
 	JA    none
 	MOVQ  st+64(FP), R14
+	MOVQ  tab+56(FP), R13
+	MOVQ  $0, ESC_ANY(SP)
+	CMPQ  ST_TAIL(R14), $0
+	JNE   tail
 	MOVQ  src_base+24(FP), SI
 	ADDQ  ST_P(R14), SI
 	LEAQ  (SP), DI
 	MOVQ  R15, CX
-	MOVQ  tab+56(FP), R13
-	MOVQ  $0, ESC_ANY(SP)
 	CMPB  TAB_ESC(R13), $0
 	JNE   classifyEsc
 #include "classify_amd64.h"
@@ -223,8 +244,10 @@ classifyEsc:
 	MOVQ  AX, ESC_ANY(SP)
 
 classified:
-	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
+
+classifiedSI:
+	MOVQ dst_base+0(FP), DI
 	LEAQ (SP), R12
 	MOVQ ST_P(R14), DX
 	MOVQ ST_J(R14), BX
@@ -464,3 +487,73 @@ vector:
 	SHRQ $21, R10
 	VECOUT(ilv1, ilv2, ilv0, Z27)
 	JMP         next
+
+tail:
+	// A tail of st.tail <= 64 bytes of input, the whole of src, which
+	// repairTail sends as one block (R15 is 1) and the kernel pads with
+	// zeros itself. A masked load, which faults on no masked-off byte,
+	// takes src from where the caller wrote it long before: a load of a
+	// copy stored just before, which a load 1, 2 or 3 bytes on spans with
+	// the zeros' stores, would wait for the stores to reach the cache.
+	MOVQ       src_base+24(FP), SI
+	MOVQ       ST_TAIL(R14), AX
+	MOVQ       $-1, CX
+	BZHIQ      AX, CX, CX
+	KMOVQ      CX, K1
+	VMOVDQU8.Z (SI), K1, Z0
+
+	// The block and 64 zeros, which the block loop reads its valid runs
+	// from, at R8: 128 bytes in the frame from 64 on, aligned, past the
+	// one blockClass that the classification writes.
+	LEAQ      127(SP), R8
+	ANDQ      $-64, R8
+	VPXORQ    Z1, Z1, Z1
+	VMOVDQA64 Z0, (R8)
+	VMOVDQA64 Z1, 64(R8)
+
+	// Z1, Z2 and Z3: the block 1, 2 and 3 bytes on, zeros after it.
+	MOVQ       $0x7fffffffffffffff, AX
+	KMOVQ      AX, K2
+	KSHIFTRQ   $1, K2, K3
+	KSHIFTRQ   $2, K2, K4
+	VMOVDQU64  shiftIdx<>+0(SB), Z1
+	VPERMB.Z   Z0, Z1, K2, Z1
+	VMOVDQU64  shiftIdx<>+1(SB), Z2
+	VPERMB.Z   Z0, Z2, K3, Z2
+	VMOVDQU64  shiftIdx<>+2(SB), Z3
+	VPERMB.Z   Z0, Z3, K4, Z3
+	LEAQ       (SP), DI
+	MOVQ       $1, CX
+	CMPB       TAB_ESC(R13), $0
+	JNE        tailEsc
+#undef CLASSIFY_LOAD
+#undef CLASSIFY_LOOP
+#undef ESC_MARK
+#undef ESC_CLEAR
+#define CLASSIFY_LOAD
+#define CLASSIFY_LOOP classifyLoopTail
+#define ESC_MARK
+#define ESC_CLEAR
+#include "classify_amd64.h"
+	MOVQ R8, SI
+	JMP  classifiedSI
+
+tailEsc:
+	BYTES(0xEE, Z28)
+	BYTES(0xBD, Z29)
+	KXORQ K0, K0, K0
+#undef CLASSIFY_LOOP
+#undef ESC_MARK
+#undef ESC_CLEAR
+#define CLASSIFY_LOOP classifyLoopTailEsc
+#define ESC_MARK \
+	VPCMPEQB Z28, Z0, K7 \
+	VPCMPUB  $6, Z29, Z1, K7, K7
+#define ESC_CLEAR \
+	KORQ   K7, K0, K0 \
+	KANDNQ K4, K7, K4
+#include "classify_amd64.h"
+	KMOVQ K0, AX
+	MOVQ  AX, ESC_ANY(SP)
+	MOVQ  R8, SI
+	JMP   classifiedSI

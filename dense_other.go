@@ -16,6 +16,9 @@ func repairBlocks(dst, src []byte, n int, tab *denseTable, st *repairState) {
 	panic("utf8stream: no repair kernel")
 }
 
-func repairTail(dst, in []byte, n int, tab *denseTable, st *repairState) {
+func repairTail(dst, src []byte, tab *denseTable, st *repairState) {
 	panic("utf8stream: no repair kernel")
 }
+
+// tailReadable is false: there is no repairTail to read for.
+func tailReadable(p []byte) bool { return false }

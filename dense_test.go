@@ -237,6 +237,7 @@ func TestRepairLayout(t *testing.T) {
 		"ST_CLEAN":    unsafe.Offsetof(st.clean),
 		"ST_CLEANMAX": unsafe.Offsetof(st.cleanMax),
 		"ST_ESCAPED":  unsafe.Offsetof(st.escaped),
+		"ST_TAIL":     unsafe.Offsetof(st.tail),
 		"TAB_N":       unsafe.Offsetof(tab.n),
 		"TAB_VOUT":    unsafe.Offsetof(tab.vout),
 		"TAB_VLEN":    unsafe.Offsetof(tab.vlen),
@@ -379,8 +380,9 @@ func TestRepairRoom(t *testing.T) {
 }
 
 // TestRepairTail checks the kernel on a tail of one block, n bytes of
-// input and zeros, with dst only tailRoom(n) long: it writes nothing past
-// that room, and its output, less the zeros', is the oracle's. It then
+// input that it pads with zeros, with dst only tailRoom(n) long: it reads
+// none of the bytes after the n, writes nothing past the room, and its
+// output, less the zeros', is the oracle's. It then
 // checks Transform on tails of up to denseTailMax bytes after a valid
 // byte, into a dst that holds the worst case and 64 bytes more, as
 // BenchmarkTransform gives it (too little for repairRoom, enough for
@@ -397,9 +399,20 @@ func TestRepairTail(t *testing.T) {
 			continue
 		}
 		for n := 1; n <= 64; n++ {
-			for _, base := range []string{"bad", "escapes", "random", "latin1"} {
+			// Each sequence cut short by the end of the tail, after
+			// continuation bytes at its start, which a look past the
+			// end that wrapped around would take to finish it.
+			cuts := []string{"\U0001F600"[:3], "\U0001F600"[:2], "\U0001F600"[:1], "\u4e2d"[:2], "\u4e2d"[:1], "\u00e9"[:1]}
+			for _, base := range []string{"bad", "escapes", "random", "latin1", "cut0", "cut1", "cut2", "cut3", "cut4", "cut5"} {
 				src := make([]byte, n)
 				switch base {
+				case "cut0", "cut1", "cut2", "cut3", "cut4", "cut5":
+					copy(src, textgen.Make("latin1", n))
+					for i := 0; i < 3 && i < n; i++ {
+						src[i] = byte(0x80 + rng.IntN(64))
+					}
+					cut := cuts[base[3]-'0']
+					copy(src[max(0, n-len(cut)):], cut)
 				case "bad", "escapes":
 					for i := range src {
 						src[i] = byte(0x80 + rng.IntN(64))
@@ -417,11 +430,13 @@ func TestRepairTail(t *testing.T) {
 				want, _, _ := refTransform(p, src, refOpts{})
 				room := tab.tailRoom(n)
 				for _, canary := range []byte{0x5A, 0xA5} {
-					in := make([]byte, 64+72)
+					// After src, up to 64 bytes that would change
+					// the output if the kernel took them as input.
+					in := bytes.Repeat([]byte{0xE2, 0x82, canary}, 64)
 					copy(in, src)
 					dst := bytes.Repeat([]byte{canary}, room+64)
 					st := repairState{first: -1, cleanMax: cleanBlocks}
-					repairTail(dst[:room], in, n, tab, &st)
+					repairTail(dst[:room], in[:n], tab, &st)
 					nd, ns := unpad(st.j, st.p, n)
 					if ns != n || !bytes.Equal(dst[:nd], want) {
 						t.Fatalf("%v, %s, n %d: repairTail wrote %q for %d bytes; want %q", p, base, n, dst[:nd], ns, want)

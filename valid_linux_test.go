@@ -80,3 +80,37 @@ func checkCopyGuarded(t *testing.T, dbuf, src []byte) {
 		})
 	}
 }
+
+// TestDenseTailPageBoundary checks the block loop on the last bytes of an
+// input that ends at a PROT_NONE page, or starts after one, under each
+// policy: Transform must read nothing outside its input, and repairTail,
+// which it calls where the 64 bytes from the tail's start are readable,
+// must read nothing of them past the tail.
+func TestDenseTailPageBoundary(t *testing.T) {
+	buf := guardedPages(t, 1)
+	tail := bytes.Repeat([]byte("\xff\xe2\x82\x80a\xed\xa0\x80\xc3\xf0\x9f\x98"), 6)
+	for _, p := range allPolicies[1:] {
+		for n := 1; n <= 64; n++ {
+			src := tail[len(tail)-n:]
+			want, _, _ := refTransform(p, src, refOpts{})
+			for _, in := range [][]byte{buf[len(buf)-n:], buf[:n:n]} {
+				copy(in, src)
+				dst := make([]byte, 3*n+64)
+				nd, ns, err := NewTransformer(p).Transform(dst, in, true)
+				if err != nil || ns != n || !bytes.Equal(dst[:nd], want) {
+					t.Fatalf("%v: Transform(%q) = %q, %d, %v; want %q", p, in, dst[:nd], ns, err, want)
+				}
+				tab := denseTableFor(&NewTransformer(p).c)
+				if !haveRepair() || tab == nil || tab.maxOut > 3 || !tailReadable(in) {
+					continue
+				}
+				dst = make([]byte, tab.tailRoom(n))
+				st := repairState{first: -1, cleanMax: cleanBlocks}
+				repairTail(dst, in, tab, &st)
+				if nd, ns := unpad(st.j, st.p, n); ns != n || !bytes.Equal(dst[:nd], want) {
+					t.Fatalf("%v: repairTail(%q) wrote %q for %d bytes; want %q", p, in, dst[:nd], ns, want)
+				}
+			}
+		}
+	}
+}
