@@ -2,7 +2,12 @@
 
 package utf8stream
 
-import "golang.org/x/sys/cpu"
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"golang.org/x/sys/cpu"
+)
 
 // The implementations of validPrefix, by index in impls.
 const (
@@ -95,9 +100,13 @@ func validPrefix(p []byte) int {
 	// input, which is what most calls of Span see, each call on the way
 	// costs as much as the kernel's work.
 	var n int
-	switch {
-	case len(p) < minKernel:
+	if len(p) < minKernel {
 		return validPrefixGeneric(p)
+	}
+	if i := earlyStop(p); i >= 0 {
+		return i
+	}
+	switch {
 	case impl == implAVX512:
 		n = validAVX512(p)
 	case impl == implAVX2:
@@ -148,6 +157,12 @@ func copyValidPrefix(dst, src []byte) int {
 		return copyValidPrefixGeneric(dst, src)
 	case len(dst) < len(src):
 		panic("utf8stream: copyValidPrefix: dst shorter than src")
+	}
+	if i := earlyStop(src); i >= 0 {
+		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+		return i
+	}
+	switch {
 	case impl == implAVX512:
 		n = copyValidAVX512(dst, src)
 	case impl == implAVX2:
@@ -159,6 +174,20 @@ func copyValidPrefix(dst, src []byte) int {
 		return n
 	}
 	return copyFinish(dst, src, n, false)
+}
+
+// earlyStop returns the offset of a byte among the first 8 of p that
+// starts no sequence and comes after only ASCII, or -1 if there is none.
+// That offset is validPrefix(p), found with no call of a kernel, which
+// costs more than its work where binary data stops it within a few
+// bytes. len(p) must be at least 8.
+func earlyStop(p []byte) int {
+	if w := binary.LittleEndian.Uint64(p) & 0x8080808080808080; w != 0 {
+		if i := bits.TrailingZeros64(w) >> 3; first[p[i]] == xx {
+			return i
+		}
+	}
+	return -1
 }
 
 // copyValidPrefixSlow is copyValidPrefix for inputs long enough for a
@@ -224,6 +253,13 @@ func copyValidPrefixStop(dst, src []byte) int {
 		return copyValidPrefixStopGeneric(dst, src)
 	case len(dst) < len(src):
 		panic("utf8stream: copyValidPrefixStop: dst shorter than src")
+	}
+	if i := earlyStop(src); i >= 0 {
+		// Only ASCII comes before i: no EE.
+		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+		return i
+	}
+	switch {
 	case impl == implAVX512:
 		n = copyValidStopAVX512(dst, src)
 	case impl == implAVX2:
