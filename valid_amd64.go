@@ -235,6 +235,9 @@ func validPrefixStop(p []byte) int {
 	if len(p) < minKernel || impl == implGeneric {
 		return validPrefixStopGeneric(p)
 	}
+	if i := earlyStop(p); i >= 0 {
+		return i // only ASCII comes before i: no EE
+	}
 	return validPrefixStopSlow(p)
 }
 
@@ -255,9 +258,8 @@ func copyValidPrefixStop(dst, src []byte) int {
 		panic("utf8stream: copyValidPrefixStop: dst shorter than src")
 	}
 	if i := earlyStop(src); i >= 0 {
-		// Only ASCII comes before i: no EE.
 		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
-		return i
+		return i // only ASCII comes before i: no EE
 	}
 	switch {
 	case impl == implAVX512:
