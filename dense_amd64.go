@@ -52,13 +52,12 @@ func repairBlocks(dst, src []byte, n int, tab *denseTable, st *repairState) {
 // repairTail runs the kernel on src, at most one block of input, as on a
 // block of src and zeros, which the kernel makes itself, and writes its
 // output to dst from 0, which needs tab.tailRoom(len(src)) bytes rather
-// than repairRoom: the zeros write one byte each. The 64 bytes from src's
-// start must be readable (tailReadable), though the kernel reads only
-// src. st must be at the start of both.
+// than repairRoom: the zeros write one byte each. src must be
+// tailReadable, and st at the start of both.
 func repairTail(dst, src []byte, tab *denseTable, st *repairState) {
 	n := len(src)
 	if n == 0 || n > 64 || len(dst) < tab.tailRoom(n) || st.p != 0 || st.j != 0 || !tailReadable(src) {
-		panic("utf8stream: repairTail: src or dst too short")
+		panic("utf8stream: repairTail: src too long or across a page, or dst too short")
 	}
 	st.jmax = 0
 	st.tail = n
@@ -66,11 +65,11 @@ func repairTail(dst, src []byte, tab *denseTable, st *repairState) {
 	st.tail = 0
 }
 
-// tailReadable reports whether the 64 bytes from p's start lie in p's
-// capacity or on the page of its first byte, where repairTail's masked
-// load, which reads only p, is fast, as it is not where its masked-off
-// bytes lie on another page.
+// tailReadable reports whether repairTail may take p: whether the 64
+// bytes from p's start lie on the page of its first byte. The kernel's
+// masked load reads only p and faults on no byte past it, but it can cost
+// hundreds of cycles where the masked-off bytes lie on another page.
 func tailReadable(p []byte) bool {
 	const page = 4096 // the smallest page on amd64
-	return cap(p) >= 64 || len(p) > 0 && uintptr(unsafe.Pointer(unsafe.SliceData(p)))%page <= page-64
+	return len(p) > 0 && uintptr(unsafe.Pointer(unsafe.SliceData(p)))%page <= page-64
 }

@@ -432,7 +432,8 @@ func TestRepairTail(t *testing.T) {
 				for _, canary := range []byte{0x5A, 0xA5} {
 					// After src, up to 64 bytes that would change
 					// the output if the kernel took them as input.
-					in := bytes.Repeat([]byte{0xE2, 0x82, canary}, 64)
+					in := onePage(3 * 64)
+					copy(in, bytes.Repeat([]byte{0xE2, 0x82, canary}, 64))
 					copy(in, src)
 					dst := bytes.Repeat([]byte{canary}, room+64)
 					st := repairState{first: -1, cleanMax: cleanBlocks}
@@ -476,6 +477,17 @@ func TestRepairTail(t *testing.T) {
 			}
 		}
 	}
+}
+
+// onePage returns n <= 4096 bytes on one page, as repairTail asks of
+// its input.
+func onePage(n int) []byte {
+	b := make([]byte, n+4096)
+	i := 0
+	for at := uintptr(unsafe.Pointer(&b[0])); at/4096 != (at+uintptr(n)-1)/4096; at++ {
+		i++
+	}
+	return b[i : i+n]
 }
 
 // TestDenseHint checks when a Transformer takes errors to be dense: after a
