@@ -330,8 +330,10 @@ func unitsEnd(p []byte) int {
 	return len(p)
 }
 
-// denseTailMax is the longest input denseTail takes.
-const denseTailMax = 136
+// denseTailMax is the longest input denseTail takes, and denseTailMin the
+// shortest that its callers give it: at most 3 units, a byte or more
+// each, cost less a unit at a time than one call of the kernel.
+const denseTailMax, denseTailMin = 136, 4
 
 // denseBlocks is denseFast on src[:end]. end is len(src), or for
 // denseTail a multiple of 64 followed by 72 zeros that only pad the

@@ -150,7 +150,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			}
 			continue
 		}
-		if len(src)-nSrc <= denseTailMax && t.fastDense() {
+		if k := len(src) - nSrc; k <= denseTailMax && k >= denseTailMin && t.fastDense() {
 			// The last few bytes of the input, from an ill-formed unit
 			// on: one pass of the block loop costs less than a round
 			// trip for each unit. Before the end of the stream, only

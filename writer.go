@@ -132,7 +132,7 @@ func (wr *Writer) Write(p []byte) (n int, err error) {
 			n = len(p)
 			break
 		}
-		if len(p)-n <= denseTailMax && (wr.t.off > 0 || !wr.t.c.o.stripBOM) && wr.t.fastDense() {
+		if k := len(p) - n; k <= denseTailMax && k >= denseTailMin && (wr.t.off > 0 || !wr.t.c.o.stripBOM) && wr.t.fastDense() {
 			// The last bytes of p, from an ill-formed unit on, up to
 			// those that more input can change: the block loop on them,
 			// padded, as Transform takes them. (A byte order mark to
