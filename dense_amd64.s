@@ -189,8 +189,12 @@ TABLE(bit4<>, $0x0404040404040404, $0x0404040404040404)
 
 // ESC_ANY is the frame's word after the blockClass of REPAIR_BATCH
 // blocks: under tab.esc, whether any of them has an EE followed by
-// BE..FF.
+// BE..FF. HELD and HELDVALID, the words after it, are the bytes of the
+// next block that the units of the block before hold (bits 0 to 2), and
+// those of them whose unit is well-formed.
 #define ESC_ANY 1024
+#define HELD 1032
+#define HELDVALID 1040
 
 // func repairAVX512(dst, src []byte, n int, tab *denseTable, st *repairState)
 // Requires AVX-512 F, BW and VBMI, BMI1 and 2, and where tab.vec is set
@@ -199,7 +203,7 @@ TABLE(bit4<>, $0x0404040404040404, $0x0404040404040404)
 // block with a few ill-formed bytes as copies of the valid runs between
 // them and a table word for each, one with VEC_MIN or more in the vector
 // path. See repairBlocks.
-TEXT ·repairAVX512(SB), $1032-72
+TEXT ·repairAVX512(SB), $1048-72
 	MOVQ  n+48(FP), R15
 	TESTQ R15, R15
 	JZ    none
@@ -252,6 +256,30 @@ classifiedSI:
 	MOVQ ST_P(R14), DX
 	MOVQ ST_J(R14), BX
 
+	// HELD and HELDVALID from st's blockClass of the block before.
+	MOVQ ST_CV(R14), R11
+	MOVQ ST_C2(R14), R8
+	MOVQ ST_C3(R14), R9
+	MOVQ ST_C4(R14), R10
+	SHRQ $63, R8
+	SHRQ $62, R9
+	SHRQ $61, R10
+	ORQ  R9, R8
+	ORQ  R10, R8
+	MOVQ R8, HELD(SP)
+	MOVQ ST_C2(R14), R8
+	ANDQ R11, R8
+	MOVQ ST_C3(R14), R9
+	ANDQ R11, R9
+	MOVQ ST_C4(R14), R10
+	ANDQ R11, R10
+	SHRQ $63, R8
+	SHRQ $62, R9
+	SHRQ $61, R10
+	ORQ  R9, R8
+	ORQ  R10, R8
+	MOVQ R8, HELDVALID(SP)
+
 	// The vector path's tables, if it serves this one.
 	CMPB      TAB_VEC(R13), $0
 	JEQ       block
@@ -272,67 +300,54 @@ block:
 	JGT  out
 
 	// own (AX): the bytes a unit that starts 1, 2 or 3 bytes before
-	// holds; ownValid (CX): those of them whose unit is well-formed.
-	MOVQ 0(R12), AX
+	// holds, m2<<1 | m3<<2 | m4<<3 and those of the block before. Each
+	// such byte is a continuation byte and each unit starts at a lead
+	// byte, so no byte is held by two units: the shifted words have no
+	// bit in common, their sum is their union, and LEAQ adds two.
+	MOVQ 0(R12), R8
+	MOVQ 8(R12), R9
+	MOVQ 16(R12), R10
+	LEAQ (R9)(R10*2), AX
+	LEAQ (R8)(AX*2), AX
 	SHLQ $1, AX
-	MOVQ ST_C2(R14), R8
+	ADDQ HELD(SP), AX
+	// What this block's units hold of the next.
 	SHRQ $63, R8
-	ORQ  R8, AX
-	MOVQ 24(R12), CX
-	SHLQ $1, CX
-	MOVQ ST_CV(R14), R8
-	SHRQ $63, R8
-	ORQ  R8, CX
-	ANDQ AX, CX
-
-	MOVQ 8(R12), R8
-	SHLQ $2, R8
-	MOVQ ST_C3(R14), R9
 	SHRQ $62, R9
-	ORQ  R9, R8
-	MOVQ 24(R12), R9
-	SHLQ $2, R9
-	MOVQ ST_CV(R14), R10
-	SHRQ $62, R10
-	ORQ  R10, R9
-	ANDQ R8, R9
-	ORQ  R8, AX
-	ORQ  R9, CX
-
-	MOVQ 16(R12), R8
-	SHLQ $3, R8
-	MOVQ ST_C4(R14), R9
-	SHRQ $61, R9
-	ORQ  R9, R8
-	MOVQ 24(R12), R9
-	SHLQ $3, R9
-	MOVQ ST_CV(R14), R10
 	SHRQ $61, R10
-	ORQ  R10, R9
-	ANDQ R8, R9
-	ORQ  R8, AX
-	ORQ  R9, CX
+	ORQ  R9, R8
+	ORQ  R10, R8
+	MOVQ R8, HELD(SP)
 
-	// start (R9) = not (own or v); rest (R8) = own and not ownValid;
-	// bad (R10) = start or rest.
-	MOVQ 24(R12), R9
+	// ownValid (CX): the same of the well-formed units, whose starts
+	// are in v (R11).
+	MOVQ 24(R12), R11
+	MOVQ 0(R12), R8
+	ANDQ R11, R8
+	MOVQ 8(R12), R9
+	ANDQ R11, R9
+	MOVQ 16(R12), R10
+	ANDQ R11, R10
+	LEAQ (R9)(R10*2), CX
+	LEAQ (R8)(CX*2), CX
+	SHLQ $1, CX
+	ADDQ HELDVALID(SP), CX
+	SHRQ $63, R8
+	SHRQ $62, R9
+	SHRQ $61, R10
+	ORQ  R9, R8
+	ORQ  R10, R8
+	MOVQ R8, HELDVALID(SP)
+
+	// start (R9) = not (own or v): a byte no unit holds that starts no
+	// well-formed sequence; bad (R10) = not (v or ownValid): every byte
+	// of an ill-formed subpart (v and own have no byte in common).
+	MOVQ R11, R9
 	ORQ  AX, R9
 	NOTQ R9
+	ORQ  R11, CX
 	NOTQ CX
-	ANDQ AX, CX
-	MOVQ CX, R8
-	MOVQ R9, R10
-	ORQ  R8, R10
-
-	// This block is the one before the next.
-	MOVQ 0(R12), AX
-	MOVQ AX, ST_C2(R14)
-	MOVQ 8(R12), AX
-	MOVQ AX, ST_C3(R14)
-	MOVQ 16(R12), AX
-	MOVQ AX, ST_C4(R14)
-	MOVQ 24(R12), AX
-	MOVQ AX, ST_CV(R14)
+	MOVQ CX, R10
 
 	TESTQ R10, R10
 	JNZ   errors
@@ -438,6 +453,20 @@ next:
 out:
 	MOVQ DX, ST_P(R14)
 	MOVQ BX, ST_J(R14)
+	// The blockClass of the last block taken is st's block before.
+	LEAQ (SP), AX
+	CMPQ R12, AX
+	JEQ  outDone
+	MOVQ -32(R12), AX
+	MOVQ AX, ST_C2(R14)
+	MOVQ -24(R12), AX
+	MOVQ AX, ST_C3(R14)
+	MOVQ -16(R12), AX
+	MOVQ AX, ST_C4(R14)
+	MOVQ -8(R12), AX
+	MOVQ AX, ST_CV(R14)
+
+outDone:
 	VZEROUPPER
 
 none:
