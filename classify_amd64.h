@@ -1,7 +1,7 @@
 // The body of classifyAVX512, which dense_amd64.s includes there and in
 // repairAVX512: it classifies the CX > 0 blocks at SI into the blockClass
 // array at DI, advancing SI and DI and counting CX down to 0. It overwrites
-// AX, Z0 to Z3, Z10 to Z16 and K1 to K6. CLASSIFY_LOOP names its loop;
+// AX, Z0 to Z3, Z10 to Z15, K1 to K4 and K6. CLASSIFY_LOOP names its loop;
 // CLASSIFY_LOAD puts the block in Z0 and the 64 bytes 1, 2 and 3 places on
 // in Z1, Z2 and Z3; ESC_MARK and ESC_CLEAR are instructions that the
 // includer may define, before each block is classified and before v is
@@ -12,8 +12,7 @@
 	VMOVDQU64 cont2<>(SB), Z12
 	VMOVDQU64 cont3<>(SB), Z13
 	VPXORQ    Z14, Z14, Z14
-	BYTES(0x40, Z15)
-	BYTES(0x80, Z16)
+	BYTES(0x30, Z15)
 
 CLASSIFY_LOOP:
 	CLASSIFY_LOAD
@@ -42,12 +41,12 @@ CLASSIFY_LOOP:
 	KMOVQ    K3, 16(DI)
 
 	// v = ASCII, or a whole sequence of the length its lead byte says:
-	// m2 for a 2-byte lead, m3 for a 3-byte one, m4.
-	VPTESTMB Z15, Z0, K1, K4
-	VPTESTMB Z16, Z0, K2, K5
-	KORQ     K4, K5, K4
-	KORQ     K4, K3, K4
-	KXNORQ   K4, K6, K4
+	// m2, and none of the bits for a third and a fourth byte (Z15) that
+	// the lead asks and the bytes after it do not give.
+	VPTERNLOGD $0xfe, Z3, Z2, Z1
+	VPANDNQ    Z0, Z1, Z1
+	VPTESTNMB  Z15, Z1, K1, K4
+	KXNORQ     K4, K6, K4
 	ESC_CLEAR
 	KMOVQ    K4, 24(DI)
 
