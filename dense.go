@@ -386,6 +386,11 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int) (nDst, nSrc int
 					continue
 				}
 			}
+			if p+blk > lim && (c2>>63|c3>>62|c4>>61) == 0 {
+				// The loop would take of this block only the end of a
+				// unit that the block before started: there is none.
+				break
+			}
 			nc, ci = min(len(cls), (lim-p)/blk+1), 0
 			classifyBlocks(src[p:], cls[:nc])
 		}
