@@ -135,6 +135,12 @@ func (c *core) init(p Policy, opts []Option) {
 // it saves on the short runs between dense errors.
 const denseWindow = 32
 
+// denseLast is how many bytes at the end of the stream span takes as
+// after a valid unit even where errors are dense: the kernel's call costs
+// little more there than the window, and after the block loop the rest
+// is often valid to the end.
+const denseLast = 128
+
 // resizes reports whether the output can differ in length from the input
 // even when the input is valid UTF-8: under every policy but Reject, which
 // either copies or stops, and under the options that drop or convert valid

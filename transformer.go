@@ -127,7 +127,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 				nSrc += v
 				continue
 			}
-		} else if v := t.c.span(chunk, t.dense); v > 0 {
+		} else if v := t.c.span(chunk, t.dense && !(atEOF && len(src)-nSrc <= denseLast)); v > 0 {
 			// Span at most spanChunk bytes at a time, so that the copy
 			// below reads them from L1 rather than from memory again.
 			// A short valid run between units says the errors are
