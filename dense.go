@@ -261,7 +261,7 @@ func (t *Transformer) denseTailIn(dst, in, src []byte, pos int) (nDst, nSrc int)
 	direct := len(dst) >= end*tab.maxOut+tab.blockRoom()
 	kernel := haveRepair() && tab.maxOut <= 3 && t.c.o.onInvalid == nil && (tab.esc || t.stopAt(in, 0, end) == end)
 	switch {
-	case kernel && end == blk && len(dst) >= tab.tailRoom(n):
+	case kernel && end == blk && len(dst) >= tab.tailRoom(n) && tailReadable(in):
 		// One block, which the kernel takes with none of the set-up
 		// of denseBlocks, and whose room it can be told more closely.
 		return t.denseTailBlock(dst, in[:n], pos)
