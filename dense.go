@@ -176,6 +176,14 @@ type blockClass struct {
 	m2, m3, m4, v uint64
 }
 
+// held returns the bytes of the next block that the units starting in
+// this one hold (bits 0 to 2), and those of them whose unit is
+// well-formed. A held byte is a continuation byte and a unit starts at a
+// lead byte, so no byte is held by two units.
+func (c blockClass) held() (held, heldValid uint64) {
+	return c.m2>>63 | c.m3>>62 | c.m4>>61, (c.m2&c.v)>>63 | (c.m3&c.v)>>62 | (c.m4&c.v)>>61
+}
+
 // classifyGeneric fills out[i] for the 64 bytes at src[64*i:], reading up
 // to src[64*i+67], 8 bytes at a time with classify.
 func classifyGeneric(src []byte, out []blockClass) {
@@ -360,7 +368,7 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int) (nDst, nSrc int
 		st               repairState
 		ci, nc           int
 		p, j, clean      int
-		c2, c3, c4, cv   uint64 // the block before's top bits
+		held, heldValid  uint64 // what the block before's units hold of this one
 		subparts, nbytes int
 		firstAt          = -1
 	)
@@ -370,12 +378,12 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int) (nDst, nSrc int
 				// Field by field: a composite literal is built in a
 				// temporary and copied in 16-byte words, whose loads
 				// wait on the 8-byte stores before them.
-				st.c2, st.c3, st.c4, st.cv = c2, c3, c4, cv
+				st.held, st.heldValid = held, heldValid
 				st.p, st.j, st.clean = p, j, clean
 				st.subparts, st.nbytes, st.first, st.escaped = 0, 0, -1, 0
 				fast = t.repair(dst, src, &st)
 				p, j, clean = st.p, st.j, st.clean
-				c2, c3, c4, cv = st.c2, st.c3, st.c4, st.cv
+				held, heldValid = st.held, st.heldValid
 				subparts += st.subparts
 				nbytes += st.nbytes
 				t.stats.Escaped += int64(st.escaped)
@@ -386,7 +394,7 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int) (nDst, nSrc int
 					continue
 				}
 			}
-			if p+blk > lim && (c2>>63|c3>>62|c4>>61) == 0 {
+			if p+blk > lim && held == 0 {
 				// The loop would take of this block only the end of a
 				// unit that the block before started: there is none.
 				break
@@ -397,10 +405,9 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int) (nDst, nSrc int
 		c := cls[ci]
 		ci++
 		// Bytes that a unit starting 1, 2 or 3 bytes before holds, and
-		// whether that unit is well-formed.
-		o1, o2, o3 := c.m2<<1|c2>>63, c.m3<<2|c3>>62, c.m4<<3|c4>>61
-		own := o1 | o2 | o3
-		ownValid := o1&(c.v<<1|cv>>63) | o2&(c.v<<2|cv>>62) | o3&(c.v<<3|cv>>61)
+		// those whose unit is well-formed.
+		own := c.m2<<1 | c.m3<<2 | c.m4<<3 | held
+		ownValid := (c.m2&c.v)<<1 | (c.m3&c.v)<<2 | (c.m4&c.v)<<3 | heldValid
 		start := ^(own | c.v)
 		rest := own &^ ownValid
 
@@ -446,7 +453,7 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int) (nDst, nSrc int
 				if done {
 					break
 				}
-				c2, c3, c4, cv = c.m2, c.m3, c.m4, c.v
+				held, heldValid = c.held()
 				continue
 			}
 			q0 := 0
@@ -470,7 +477,7 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int) (nDst, nSrc int
 		if done {
 			break
 		}
-		c2, c3, c4, cv = c.m2, c.m3, c.m4, c.v
+		held, heldValid = c.held()
 	}
 	if clean >= cleanBlocks {
 		t.dense = false
@@ -562,7 +569,7 @@ const enterDense, cleanBlocks = 128, 8
 // repairState is what repairBlocks keeps between blocks, and what denseFast
 // and it hand each other.
 type repairState struct {
-	c2, c3, c4, cv          uint64 // the block before's blockClass
+	held, heldValid         uint64 // what the block before's units hold of the next (blockClass.held)
 	p, j, jmax              int    // the positions in src and dst, and the last j a block may start at
 	subparts, nbytes, first int    // the counts for Stats; first is -1 for none
 	clean, cleanMax         int    // blocks in a row without an ill-formed byte, and how many stop

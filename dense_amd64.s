@@ -76,20 +76,18 @@ done:
 	RET
 
 // The fields of repairState, in bytes.
-#define ST_C2 0
-#define ST_C3 8
-#define ST_C4 16
-#define ST_CV 24
-#define ST_P 32
-#define ST_J 40
-#define ST_JMAX 48
-#define ST_SUBPARTS 56
-#define ST_NBYTES 64
-#define ST_FIRST 72
-#define ST_CLEAN 80
-#define ST_CLEANMAX 88
-#define ST_ESCAPED 96
-#define ST_TAIL 104
+#define ST_HELD 0
+#define ST_HELDVALID 8
+#define ST_P 16
+#define ST_J 24
+#define ST_JMAX 32
+#define ST_SUBPARTS 40
+#define ST_NBYTES 48
+#define ST_FIRST 56
+#define ST_CLEAN 64
+#define ST_CLEANMAX 72
+#define ST_ESCAPED 80
+#define ST_TAIL 88
 
 // The fields of denseTable: out [1024]uint64, then n [1024]uint8, then
 // the vector path's vout [3][128]byte, vlen [128]byte and vec uint8, and
@@ -189,12 +187,8 @@ TABLE(bit4<>, $0x0404040404040404, $0x0404040404040404)
 
 // ESC_ANY is the frame's word after the blockClass of REPAIR_BATCH
 // blocks: under tab.esc, whether any of them has an EE followed by
-// BE..FF. HELD and HELDVALID, the words after it, are the bytes of the
-// next block that the units of the block before hold (bits 0 to 2), and
-// those of them whose unit is well-formed.
+// BE..FF.
 #define ESC_ANY 1024
-#define HELD 1032
-#define HELDVALID 1040
 
 // func repairAVX512(dst, src []byte, n int, tab *denseTable, st *repairState)
 // Requires AVX-512 F, BW and VBMI, BMI1 and 2, and where tab.vec is set
@@ -203,7 +197,7 @@ TABLE(bit4<>, $0x0404040404040404, $0x0404040404040404)
 // block with a few ill-formed bytes as copies of the valid runs between
 // them and a table word for each, one with VEC_MIN or more in the vector
 // path. See repairBlocks.
-TEXT ·repairAVX512(SB), $1048-72
+TEXT ·repairAVX512(SB), $1032-72
 	MOVQ  n+48(FP), R15
 	TESTQ R15, R15
 	JZ    none
@@ -256,30 +250,6 @@ classifiedSI:
 	MOVQ ST_P(R14), DX
 	MOVQ ST_J(R14), BX
 
-	// HELD and HELDVALID from st's blockClass of the block before.
-	MOVQ ST_CV(R14), R11
-	MOVQ ST_C2(R14), R8
-	MOVQ ST_C3(R14), R9
-	MOVQ ST_C4(R14), R10
-	SHRQ $63, R8
-	SHRQ $62, R9
-	SHRQ $61, R10
-	ORQ  R9, R8
-	ORQ  R10, R8
-	MOVQ R8, HELD(SP)
-	MOVQ ST_C2(R14), R8
-	ANDQ R11, R8
-	MOVQ ST_C3(R14), R9
-	ANDQ R11, R9
-	MOVQ ST_C4(R14), R10
-	ANDQ R11, R10
-	SHRQ $63, R8
-	SHRQ $62, R9
-	SHRQ $61, R10
-	ORQ  R9, R8
-	ORQ  R10, R8
-	MOVQ R8, HELDVALID(SP)
-
 	// The vector path's tables, if it serves this one.
 	CMPB      TAB_VEC(R13), $0
 	JEQ       block
@@ -300,24 +270,23 @@ block:
 	JGT  out
 
 	// own (AX): the bytes a unit that starts 1, 2 or 3 bytes before
-	// holds, m2<<1 | m3<<2 | m4<<3 and those of the block before. Each
-	// such byte is a continuation byte and each unit starts at a lead
-	// byte, so no byte is held by two units: the shifted words have no
-	// bit in common, their sum is their union, and LEAQ adds two.
+	// holds, m2<<1 | m3<<2 | m4<<3 and st.held. No byte is held by two
+	// units (blockClass.held): the shifted words have no bit in common,
+	// their sum is their union, and LEAQ adds two.
 	MOVQ 0(R12), R8
 	MOVQ 8(R12), R9
 	MOVQ 16(R12), R10
 	LEAQ (R9)(R10*2), AX
 	LEAQ (R8)(AX*2), AX
 	SHLQ $1, AX
-	ADDQ HELD(SP), AX
+	ADDQ ST_HELD(R14), AX
 	// What this block's units hold of the next.
 	SHRQ $63, R8
 	SHRQ $62, R9
 	SHRQ $61, R10
 	ORQ  R9, R8
 	ORQ  R10, R8
-	MOVQ R8, HELD(SP)
+	MOVQ R8, ST_HELD(R14)
 
 	// ownValid (CX): the same of the well-formed units, whose starts
 	// are in v (R11).
@@ -331,13 +300,13 @@ block:
 	LEAQ (R9)(R10*2), CX
 	LEAQ (R8)(CX*2), CX
 	SHLQ $1, CX
-	ADDQ HELDVALID(SP), CX
+	ADDQ ST_HELDVALID(R14), CX
 	SHRQ $63, R8
 	SHRQ $62, R9
 	SHRQ $61, R10
 	ORQ  R9, R8
 	ORQ  R10, R8
-	MOVQ R8, HELDVALID(SP)
+	MOVQ R8, ST_HELDVALID(R14)
 
 	// start (R9) = not (own or v): a byte no unit holds that starts no
 	// well-formed sequence; bad (R10) = not (v or ownValid): every byte
@@ -453,20 +422,6 @@ next:
 out:
 	MOVQ DX, ST_P(R14)
 	MOVQ BX, ST_J(R14)
-	// The blockClass of the last block taken is st's block before.
-	LEAQ (SP), AX
-	CMPQ R12, AX
-	JEQ  outDone
-	MOVQ -32(R12), AX
-	MOVQ AX, ST_C2(R14)
-	MOVQ -24(R12), AX
-	MOVQ AX, ST_C3(R14)
-	MOVQ -16(R12), AX
-	MOVQ AX, ST_C4(R14)
-	MOVQ -8(R12), AX
-	MOVQ AX, ST_CV(R14)
-
-outDone:
 	VZEROUPPER
 
 none:
