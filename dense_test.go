@@ -217,6 +217,41 @@ func TestRepairEscapes(t *testing.T) {
 	}
 }
 
+// TestHeldDisjoint checks what the repair kernel's sums rest on: the
+// bytes that units starting 1, 2 and 3 bytes before hold, and those that
+// the block before's units hold (blockClass.held), have no byte in common,
+// on denseInputs, random bytes and runs of lead and continuation bytes.
+func TestHeldDisjoint(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	ins := denseInputs()
+	for range 200 {
+		b := make([]byte, 64*8)
+		for i := range b {
+			b[i] = []byte{0x80, 0xBF, 0xC2, 0xE0, 0xED, 0xEE, 0xF0, 0xF4, 0xA0, 0x90}[rng.IntN(10)]
+		}
+		ins = append(ins, b)
+	}
+	for _, in := range ins {
+		n := len(in) / 64
+		if n == 0 {
+			continue
+		}
+		cls := make([]blockClass, n)
+		classifyGeneric(append(in[:n*64:n*64], 0, 0, 0), cls)
+		var held, heldValid uint64
+		for i, c := range cls {
+			o1, o2, o3 := c.m2<<1, c.m3<<2, c.m4<<3
+			if o1&o2|o1&o3|o2&o3|(o1|o2|o3)&held != 0 {
+				t.Fatalf("block %d of %q: held bytes overlap: %#x %#x %#x, held %#x", i, in[64*i:64*i+64], o1, o2, o3, held)
+			}
+			if heldValid&^held != 0 {
+				t.Fatalf("block %d of %q: heldValid %#x not within held %#x", i, in[64*i:64*i+64], heldValid, held)
+			}
+			held, heldValid = c.held()
+		}
+	}
+}
+
 // TestRepairLayout checks the offsets that dense_amd64.s defines for the
 // fields of repairState and denseTable (its ST_ and TAB_ constants)
 // against the Go types.
