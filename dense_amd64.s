@@ -217,29 +217,37 @@ TEXT ·repairAVX512(SB), $1032-72
 #include "classify_amd64.h"
 	JMP classified
 
-classifyEsc:
-	// Under OPTU8 (tab.esc), a valid EE BE xx or EE BF xx is escaped byte
-	// by byte, as the table escapes ill-formed bytes: v is cleared at each
-	// EE followed by BE..FF (K7), so that the block loop takes the
-	// sequence as a subpart of 3 bytes. Z28 and Z29 are kept for the loop
-	// to tell them from the others; K0 gathers K7 over the blocks.
-	BYTES(0xEE, Z28)
-	BYTES(0xBD, Z29)
+// Under OPTU8 (tab.esc), a valid EE BE xx or EE BF xx is escaped byte by
+// byte, as the table escapes ill-formed bytes: ESC_MARK_EE finds each EE
+// followed by BE..FF (K7), and ESC_CLEAR_EE clears v there, so that the
+// block loop takes the sequence as a subpart of 3 bytes. ESC_SETUP sets
+// up Z28 and Z29, which the loop keeps to tell them from the others, and
+// K0, which gathers K7 over the blocks; ESC_SAVE stores in ESC_ANY whether
+// any block has one.
+#define ESC_SETUP \
+	BYTES(0xEE, Z28) \
+	BYTES(0xBD, Z29) \
 	KXORQ K0, K0, K0
+#define ESC_MARK_EE \
+	VPCMPEQB Z28, Z0, K7 \
+	VPCMPUB  $6, Z29, Z1, K7, K7
+#define ESC_CLEAR_EE \
+	KORQ   K7, K0, K0 \
+	KANDNQ K4, K7, K4
+#define ESC_SAVE \
+	KMOVQ K0, AX \
+	MOVQ  AX, ESC_ANY(SP)
+
+classifyEsc:
+	ESC_SETUP
 #undef CLASSIFY_LOOP
 #undef ESC_MARK
 #undef ESC_CLEAR
 #define CLASSIFY_LOOP classifyLoopEsc
-#define ESC_MARK \
-	VPCMPEQB Z28, Z0, K7 \
-	VPCMPUB  $6, Z29, Z1, K7, K7
-#define ESC_CLEAR \
-	KORQ   K7, K0, K0 \
-	KANDNQ K4, K7, K4
+#define ESC_MARK ESC_MARK_EE
+#define ESC_CLEAR ESC_CLEAR_EE
 #include "classify_amd64.h"
-	// Whether any block has an EE followed by BE..FF, for the block loop.
-	KMOVQ K0, AX
-	MOVQ  AX, ESC_ANY(SP)
+	ESC_SAVE
 
 classified:
 	MOVQ src_base+24(FP), SI
@@ -523,21 +531,14 @@ tail:
 	JMP  classifiedSI
 
 tailEsc:
-	BYTES(0xEE, Z28)
-	BYTES(0xBD, Z29)
-	KXORQ K0, K0, K0
+	ESC_SETUP
 #undef CLASSIFY_LOOP
 #undef ESC_MARK
 #undef ESC_CLEAR
 #define CLASSIFY_LOOP classifyLoopTailEsc
-#define ESC_MARK \
-	VPCMPEQB Z28, Z0, K7 \
-	VPCMPUB  $6, Z29, Z1, K7, K7
-#define ESC_CLEAR \
-	KORQ   K7, K0, K0 \
-	KANDNQ K4, K7, K4
+#define ESC_MARK ESC_MARK_EE
+#define ESC_CLEAR ESC_CLEAR_EE
 #include "classify_amd64.h"
-	KMOVQ K0, AX
-	MOVQ  AX, ESC_ANY(SP)
-	MOVQ  R8, SI
-	JMP   classifiedSI
+	ESC_SAVE
+	MOVQ R8, SI
+	JMP  classifiedSI
