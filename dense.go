@@ -244,8 +244,7 @@ func (t *Transformer) denseTail(dst, src []byte, pos int) (nDst, nSrc int) {
 	// with no buffer where it can, and gets small ones otherwise.
 	if len(src) <= 64 {
 		tab := t.c.tab
-		if haveRepair() && tab.maxOut <= 3 && t.c.o.onInvalid == nil && (len(tab.stops) == 0 || tab.esc) &&
-			len(dst) >= tab.tailRoom(len(src)) && tailReadable(src) {
+		if t.repairs() && (len(tab.stops) == 0 || tab.esc) && len(dst) >= tab.tailRoom(len(src)) && tailReadable(src) {
 			return t.denseTailBlock(dst, src, pos)
 		}
 		var in [64 + 72]byte
@@ -267,7 +266,7 @@ func (t *Transformer) denseTailIn(dst, in, src []byte, pos int) (nDst, nSrc int)
 	// no byte an option must see, and then needs room only for what it
 	// writes (repair); denseBlocks' Go loop asks for more.
 	direct := len(dst) >= end*tab.maxOut+tab.blockRoom()
-	kernel := haveRepair() && tab.maxOut <= 3 && t.c.o.onInvalid == nil && (tab.esc || t.stopAt(in, 0, end) == end)
+	kernel := t.repairs() && (tab.esc || t.stopAt(in, 0, end) == end)
 	switch {
 	case kernel && end == blk && len(dst) >= tab.tailRoom(n) && tailReadable(in):
 		// One block, which the kernel takes with none of the set-up
@@ -289,6 +288,13 @@ func (t *Transformer) denseTailIn(dst, in, src []byte, pos int) (nDst, nSrc int)
 	}
 	var out [4 * (67*8 + 16)]byte
 	return t.denseTailVia(out[:], dst, in, end, n, pos)
+}
+
+// repairs reports whether the repair kernel can take t's blocks in
+// denseTail, up to a byte an option must see: there is a kernel, no
+// callback, and no output longer than 3 bytes.
+func (t *Transformer) repairs() bool {
+	return haveRepair() && t.c.tab.maxOut <= 3 && t.c.o.onInvalid == nil
 }
 
 // denseTailVia is denseTail through the buffer out: denseBlocks on in, of

@@ -158,8 +158,7 @@ func copyValidPrefix(dst, src []byte) int {
 	case len(dst) < len(src):
 		panic("utf8stream: copyValidPrefix: dst shorter than src")
 	}
-	if i := earlyStop(src); i >= 0 {
-		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+	if i := earlyCopy(dst, src); i >= 0 {
 		return i
 	}
 	switch {
@@ -188,6 +187,17 @@ func earlyStop(p []byte) int {
 		}
 	}
 	return -1
+}
+
+// earlyCopy is earlyStop for the copying dispatchers: where it finds the
+// answer, it copies the bytes before it too, as the first word of src
+// (dst may take bytes past the answer).
+func earlyCopy(dst, src []byte) int {
+	i := earlyStop(src)
+	if i >= 0 {
+		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+	}
+	return i
 }
 
 // copyValidPrefixSlow is copyValidPrefix for inputs long enough for a
@@ -257,8 +267,7 @@ func copyValidPrefixStop(dst, src []byte) int {
 	case len(dst) < len(src):
 		panic("utf8stream: copyValidPrefixStop: dst shorter than src")
 	}
-	if i := earlyStop(src); i >= 0 {
-		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+	if i := earlyCopy(dst, src); i >= 0 {
 		return i // only ASCII comes before i: no EE
 	}
 	switch {
