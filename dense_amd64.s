@@ -13,7 +13,9 @@
 // fourth must, bit 6 for a 2-byte lead and bit 7 for a 3-byte one; it is 0
 // for the bytes that never start a sequence. cont1, cont2 and cont3 give,
 // for each byte b by b>>2, bit 0..3 for the high nibble of a continuation
-// byte, bit 4 and bit 5 for any continuation byte.
+// byte, bit 4 and bit 5 for any continuation byte. (The v test also looks
+// at bit 6 of leadC0 and cont1, which only the tables for OPTU8 below
+// both set.)
 DATA leadC0<>+0(SB)/8, $0x4f4f4f4f4f4f0000
 DATA leadC0<>+8(SB)/8, $0x4f4f4f4f4f4f4f4f
 DATA leadC0<>+16(SB)/8, $0x4f4f4f4f4f4f4f4f
@@ -51,6 +53,38 @@ DATA cont3<>+48(SB)/8, $0x0000000000000000
 DATA cont3<>+56(SB)/8, $0x0000000000000000
 GLOBL cont3<>(SB), RODATA|NOPTR, $64
 
+// leadC0Esc and cont1Esc are leadC0 and cont1 for OPTU8: leadC0Esc has bit
+// 6 only for EE, and cont1Esc, by b>>1 for 80..FF (bytes below 80 take
+// zeros), bit 6 for BE and BF as well.
+DATA leadC0Esc<>+0(SB)/8, $0x0f0f0f0f0f0f0000
+DATA leadC0Esc<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA leadC0Esc<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA leadC0Esc<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA leadC0Esc<>+32(SB)/8, $0x9f9f9f9f9f9f9f9c
+DATA leadC0Esc<>+40(SB)/8, $0x9fdf939f9f9f9f9f
+DATA leadC0Esc<>+48(SB)/8, $0x000000313f3f3f3e
+DATA leadC0Esc<>+56(SB)/8, $0x0000000000000000
+GLOBL leadC0Esc<>(SB), RODATA|NOPTR, $64
+DATA cont1Esc<>+0(SB)/8, $0x0101010101010101
+DATA cont1Esc<>+8(SB)/8, $0x0202020202020202
+DATA cont1Esc<>+16(SB)/8, $0x0404040404040404
+DATA cont1Esc<>+24(SB)/8, $0x4808080808080808
+DATA cont1Esc<>+32(SB)/8, $0x0000000000000000
+DATA cont1Esc<>+40(SB)/8, $0x0000000000000000
+DATA cont1Esc<>+48(SB)/8, $0x0000000000000000
+DATA cont1Esc<>+56(SB)/8, $0x0000000000000000
+GLOBL cont1Esc<>(SB), RODATA|NOPTR, $64
+
+// The ways the classification looks up the bytes 1 place on in Z1: by
+// b>>2 in cont1, or under OPTU8 by b>>1 in cont1Esc (Z17), where 00..7F
+// take the zeros in Z14.
+#define CLASSIFY_C1_PLAIN \
+	VPSRLW $2, Z1, Z1 \
+	VPERMB Z11, Z1, Z1
+#define CLASSIFY_C1_ESC \
+	VPSRLW   $1, Z1, Z1 \
+	VPERMI2B Z17, Z14, Z1
+
 // func classifyAVX512(src []byte, out []blockClass)
 // Requires AVX-512 F, BW and VBMI. For each i < len(out) it classifies the
 // 64 bytes at src[64*i:], reading up to src[64*i+67]; len(src) must be at
@@ -67,8 +101,9 @@ TEXT ·classifyAVX512(SB), NOSPLIT, $0-48
 	VMOVDQU64 2(SI), Z2 \
 	VMOVDQU64 3(SI), Z3
 #define CLASSIFY_LOOP classifyLoop
-#define ESC_MARK
-#define ESC_CLEAR
+#define CLASSIFY_LEAD leadC0<>
+#define CLASSIFY_C1 CLASSIFY_C1_PLAIN
+#define ESC_GATHER
 #include "classify_amd64.h"
 
 done:
@@ -160,6 +195,10 @@ TABLE(bit1<>, $0x0101010101010101, $0x0101010101010101)
 TABLE(bit2<>, $0x0202020202020202, $0x0202020202020202)
 TABLE(bit4<>, $0x0404040404040404, $0x0404040404040404)
 
+// escBit is 64 bytes 0x40, the bit of the v test that only EE followed by
+// BE or BF sets under OPTU8.
+TABLE(escBit<>, $0x4040404040404040, $0x4040404040404040)
+
 // VECOUT writes the next 64 bytes of the interleaved streams Z4, Z5 and
 // Z6 at DI+BX, packed to the bytes that count, and advances BX past
 // them. m0, m1 and m2 place the low bits of e0 (R8), e1 (R9) and e2 (R10),
@@ -218,34 +257,34 @@ TEXT ·repairAVX512(SB), $1032-72
 	JMP classified
 
 // Under OPTU8 (tab.esc), a valid EE BE xx or EE BF xx is escaped byte by
-// byte, as the table escapes ill-formed bytes: ESC_MARK_EE finds each EE
-// followed by BE..FF (K7), and ESC_CLEAR_EE clears v there, so that the
-// block loop takes the sequence as a subpart of 3 bytes. ESC_SETUP sets
-// up Z28 and Z29, which the loop keeps to tell them from the others, and
-// K0, which gathers K7 over the blocks; ESC_SAVE stores in ESC_ANY whether
-// any block has one.
+// byte, as the table escapes ill-formed bytes: the classification clears v
+// there (leadC0Esc and cont1Esc), so that the block loop takes the
+// sequence as a subpart of 3 bytes. ESC_SETUP sets up Z28 and Z29, which
+// the loop keeps to tell them from the others, Z17 for CLASSIFY_C1_ESC, and
+// Z18, which ESC_GATHER_EE gathers the v tests in; ESC_SAVE stores in
+// ESC_ANY whether any block has one (bit 6).
 #define ESC_SETUP \
-	BYTES(0xEE, Z28) \
-	BYTES(0xBD, Z29) \
-	KXORQ K0, K0, K0
-#define ESC_MARK_EE \
-	VPCMPEQB Z28, Z0, K7 \
-	VPCMPUB  $6, Z29, Z1, K7, K7
-#define ESC_CLEAR_EE \
-	KORQ   K7, K0, K0 \
-	KANDNQ K4, K7, K4
+	BYTES(0xEE, Z28)                 \
+	BYTES(0xBD, Z29)                 \
+	VMOVDQU64 cont1Esc<>(SB), Z17    \
+	VPXORQ    Z18, Z18, Z18
+#define ESC_GATHER_EE \
+	VPORQ Z1, Z18, Z18
 #define ESC_SAVE \
-	KMOVQ K0, AX \
-	MOVQ  AX, ESC_ANY(SP)
+	VPTESTMB escBit<>(SB), Z18, K1 \
+	KMOVQ    K1, AX                \
+	MOVQ     AX, ESC_ANY(SP)
 
 classifyEsc:
 	ESC_SETUP
 #undef CLASSIFY_LOOP
-#undef ESC_MARK
-#undef ESC_CLEAR
+#undef CLASSIFY_LEAD
+#undef CLASSIFY_C1
+#undef ESC_GATHER
 #define CLASSIFY_LOOP classifyLoopEsc
-#define ESC_MARK ESC_MARK_EE
-#define ESC_CLEAR ESC_CLEAR_EE
+#define CLASSIFY_LEAD leadC0Esc<>
+#define CLASSIFY_C1 CLASSIFY_C1_ESC
+#define ESC_GATHER ESC_GATHER_EE
 #include "classify_amd64.h"
 	ESC_SAVE
 
@@ -520,12 +559,14 @@ tail:
 	JNE        tailEsc
 #undef CLASSIFY_LOAD
 #undef CLASSIFY_LOOP
-#undef ESC_MARK
-#undef ESC_CLEAR
+#undef CLASSIFY_LEAD
+#undef CLASSIFY_C1
+#undef ESC_GATHER
 #define CLASSIFY_LOAD
 #define CLASSIFY_LOOP classifyLoopTail
-#define ESC_MARK
-#define ESC_CLEAR
+#define CLASSIFY_LEAD leadC0<>
+#define CLASSIFY_C1 CLASSIFY_C1_PLAIN
+#define ESC_GATHER
 #include "classify_amd64.h"
 	MOVQ R8, SI
 	JMP  classifiedSI
@@ -533,11 +574,13 @@ tail:
 tailEsc:
 	ESC_SETUP
 #undef CLASSIFY_LOOP
-#undef ESC_MARK
-#undef ESC_CLEAR
+#undef CLASSIFY_LEAD
+#undef CLASSIFY_C1
+#undef ESC_GATHER
 #define CLASSIFY_LOOP classifyLoopTailEsc
-#define ESC_MARK ESC_MARK_EE
-#define ESC_CLEAR ESC_CLEAR_EE
+#define CLASSIFY_LEAD leadC0Esc<>
+#define CLASSIFY_C1 CLASSIFY_C1_ESC
+#define ESC_GATHER ESC_GATHER_EE
 #include "classify_amd64.h"
 	ESC_SAVE
 	MOVQ R8, SI
