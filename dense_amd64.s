@@ -221,13 +221,20 @@ TABLE(escBit<>, $0x4040404040404040, $0x4040404040404040)
 	ADDQ        R11, BX
 
 // REPAIR_BATCH is the most blocks repairAVX512 takes: its frame holds
-// their blockClass, 32 bytes each, and then ESC_ANY.
+// their blockClass, 32 bytes each, and then the words below.
 #define REPAIR_BATCH 32
 
-// ESC_ANY is the frame's word after the blockClass of REPAIR_BATCH
-// blocks: under tab.esc, whether any of them has an EE followed by
-// BE..FF.
+// The frame's words after the blockClass of REPAIR_BATCH blocks.
+// ESC_ANY: under tab.esc, whether any of them has an EE followed by BE or
+// BF. CLEAN_END: the position p at which the blocks since the last with
+// an ill-formed byte reach st.cleanMax; the block loop compares p with it
+// and finds st.clean from it on the way out, rather than count in
+// st.clean, whose load would wait for the store of the block before.
+// DIRTY_STEP: 64*(st.cleanMax+1), which a block with an ill-formed byte
+// sets CLEAN_END to past its start.
 #define ESC_ANY 1024
+#define CLEAN_END 1032
+#define DIRTY_STEP 1040
 
 // func repairAVX512(dst, src []byte, n int, tab *denseTable, st *repairState)
 // Requires AVX-512 F, BW and VBMI, BMI1 and 2, and where tab.vec is set
@@ -236,7 +243,7 @@ TABLE(escBit<>, $0x4040404040404040, $0x4040404040404040)
 // block with a few ill-formed bytes as copies of the valid runs between
 // them and a table word for each, one with VEC_MIN or more in the vector
 // path. See repairBlocks.
-TEXT ·repairAVX512(SB), $1032-72
+TEXT ·repairAVX512(SB), $1048-72
 	MOVQ  n+48(FP), R15
 	TESTQ R15, R15
 	JZ    none
@@ -296,6 +303,16 @@ classifiedSI:
 	LEAQ (SP), R12
 	MOVQ ST_P(R14), DX
 	MOVQ ST_J(R14), BX
+
+	// CLEAN_END = p + 64*(cleanMax-clean), DIRTY_STEP = 64*(cleanMax+1).
+	MOVQ ST_CLEANMAX(R14), AX
+	LEAQ 1(AX), CX
+	SHLQ $6, CX
+	MOVQ CX, DIRTY_STEP(SP)
+	SUBQ ST_CLEAN(R14), AX
+	SHLQ $6, AX
+	ADDQ DX, AX
+	MOVQ AX, CLEAN_END(SP)
 
 	// The vector path's tables, if it serves this one.
 	CMPB      TAB_VEC(R13), $0
@@ -374,17 +391,16 @@ block:
 	ADDQ      $64, BX
 	ADDQ      $64, DX
 	ADDQ      $32, R12
-	MOVQ      ST_CLEAN(R14), AX
-	INCQ      AX
-	MOVQ      AX, ST_CLEAN(R14)
-	CMPQ      AX, ST_CLEANMAX(R14)
+	CMPQ      DX, CLEAN_END(SP)
 	JGE       out
 	DECQ      R15
 	JNZ       block
 	JMP       out
 
 errors:
-	MOVQ $0, ST_CLEAN(R14)
+	MOVQ DIRTY_STEP(SP), AX
+	ADDQ DX, AX
+	MOVQ AX, CLEAN_END(SP)
 	// CX: the starts of ill-formed subparts, R9 without the escapes,
 	// which start at an EE followed by BE..FF and 2 continuation bytes
 	// (m3). Their 3 bytes are counted in nbytes where they lie, and
@@ -469,6 +485,11 @@ next:
 out:
 	MOVQ DX, ST_P(R14)
 	MOVQ BX, ST_J(R14)
+	// st.clean = cleanMax + (p-CLEAN_END)/64.
+	SUBQ CLEAN_END(SP), DX
+	SARQ $6, DX
+	ADDQ ST_CLEANMAX(R14), DX
+	MOVQ DX, ST_CLEAN(R14)
 	VZEROUPPER
 
 none:

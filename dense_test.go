@@ -299,24 +299,29 @@ func TestRepairLayout(t *testing.T) {
 		t.Errorf("dense_amd64.s defines %d of the %d offsets", seen, len(want))
 	}
 	// repairAVX512 takes at most REPAIR_BATCH blocks, and its frame holds
-	// their blockClass and then the word ESC_ANY: a smaller batch there
-	// would send the blocks past it to the Go loop, a larger one would
-	// write past the frame.
+	// their blockClass and then the words ESC_ANY, CLEAN_END and
+	// DIRTY_STEP: a smaller batch there would send the blocks past it to
+	// the Go loop, a larger one would write past the frame.
 	batch := regexp.MustCompile(`(?m)^#define REPAIR_BATCH (\d+)$`).FindSubmatch(src)
-	escAny := regexp.MustCompile(`(?m)^#define ESC_ANY (\d+)$`).FindSubmatch(src)
 	frame := regexp.MustCompile(`(?m)^TEXT ·repairAVX512\(SB\), \$(\d+)-`).FindSubmatch(src)
-	if batch == nil || escAny == nil || frame == nil {
-		t.Fatal("dense_amd64.s: REPAIR_BATCH, ESC_ANY or repairAVX512's frame not found")
+	if batch == nil || frame == nil {
+		t.Fatal("dense_amd64.s: REPAIR_BATCH or repairAVX512's frame not found")
 	}
 	if n, _ := strconv.Atoi(string(batch[1])); n != repairBatch {
 		t.Errorf("dense_amd64.s: REPAIR_BATCH = %d; repairBatch = %d", n, repairBatch)
 	}
 	classes := repairBatch * unsafe.Sizeof(blockClass{})
-	if n, _ := strconv.Atoi(string(escAny[1])); uintptr(n) != classes {
-		t.Errorf("dense_amd64.s: ESC_ANY = %d; %d blockClass take %d", n, repairBatch, classes)
+	words := []string{"ESC_ANY", "CLEAN_END", "DIRTY_STEP"}
+	for i, w := range words {
+		m := regexp.MustCompile(`(?m)^#define ` + w + ` (\d+)$`).FindSubmatch(src)
+		if m == nil {
+			t.Errorf("dense_amd64.s: %s not found", w)
+		} else if n, _ := strconv.Atoi(string(m[1])); uintptr(n) != classes+8*uintptr(i) {
+			t.Errorf("dense_amd64.s: %s = %d; after %d blockClass it is at %d", w, n, repairBatch, classes+8*uintptr(i))
+		}
 	}
-	if n, _ := strconv.Atoi(string(frame[1])); uintptr(n) != classes+8 {
-		t.Errorf("dense_amd64.s: repairAVX512's frame is %d bytes; %d blockClass and ESC_ANY take %d", n, repairBatch, classes+8)
+	if n, _ := strconv.Atoi(string(frame[1])); uintptr(n) != classes+8*uintptr(len(words)) {
+		t.Errorf("dense_amd64.s: repairAVX512's frame is %d bytes; %d blockClass and %d words take %d", n, repairBatch, len(words), classes+8*uintptr(len(words)))
 	}
 }
 
@@ -359,6 +364,60 @@ func TestRepairBlocksBounds(t *testing.T) {
 		}()
 		repairBlocks(make([]byte, 4096), make([]byte, srcLen), n, tab, &st)
 	}()
+}
+
+// TestRepairClean checks where repairBlocks stops for st.cleanMax, and the
+// st.clean it leaves, against a count of the blocks without an ill-formed
+// byte, found one unit at a time with scan, for every cleanMax and st.clean
+// at the start it may take.
+func TestRepairClean(t *testing.T) {
+	if !haveRepair() {
+		t.Skip("no repair kernel")
+	}
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, p := range []Policy{Replace, OPTU8} {
+		tab := denseTableFor(&NewTransformer(p).c)
+		for range 50 {
+			const n = repairBatch
+			src := textgen.Make("latin1", 64*(n-1)+128)
+			for range rng.IntN(12) {
+				src[rng.IntN(64*n)] = []byte{0x80, 0xC3, 0xE2, 0xEE, 0xF0, 0xFF}[rng.IntN(6)]
+			}
+			// dirty[i]: block i holds a byte of an ill-formed subpart.
+			var dirty [n]bool
+			for q := 0; q < 64*n; {
+				k, st := scan(src[q : q+4])
+				if st != complete || p == OPTU8 && k == 3 && src[q] == 0xEE && src[q+1] >= 0xBE {
+					for i := q; i < q+k && i < 64*n; i++ {
+						dirty[i/64] = true
+					}
+				}
+				q += k
+			}
+			dst := make([]byte, 3*len(src)+tab.repairRoom())
+			for cleanMax := 1; cleanMax <= 9; cleanMax++ {
+				for clean0 := range cleanMax {
+					wantP, clean := 64*n, clean0
+					for i := range n {
+						clean++
+						if dirty[i] {
+							clean = 0
+						}
+						if clean >= cleanMax {
+							wantP = 64 * (i + 1)
+							break
+						}
+					}
+					st := repairState{first: -1, clean: clean0, cleanMax: cleanMax, jmax: len(dst) - tab.repairRoom()}
+					repairBlocks(dst, src, n, tab, &st)
+					if st.p != wantP || st.clean != clean {
+						t.Fatalf("%v, cleanMax %d, clean %d at the start, dirty %v: stopped at %d with clean %d; want %d and %d",
+							p, cleanMax, clean0, dirty, st.p, st.clean, wantP, clean)
+					}
+				}
+			}
+		}
+	}
 }
 
 // TestRepairRoom checks that repairBlocks writes nothing past st.jmax plus
