@@ -333,27 +333,11 @@ block:
 	CMPQ BX, ST_JMAX(R14)
 	JGT  out
 
-	// own (AX): the bytes a unit that starts 1, 2 or 3 bytes before
-	// holds, m2<<1 | m3<<2 | m4<<3 and st.held. No byte is held by two
+	// ownValid (CX): the bytes that a well-formed unit (its start in v,
+	// R11) that starts 1, 2 or 3 bytes before holds, m2<<1 | m3<<2 |
+	// m4<<3 of those units and st.heldValid. No byte is held by two
 	// units (blockClass.held): the shifted words have no bit in common,
 	// their sum is their union, and LEAQ adds two.
-	MOVQ 0(R12), R8
-	MOVQ 8(R12), R9
-	MOVQ 16(R12), R10
-	LEAQ (R9)(R10*2), AX
-	LEAQ (R8)(AX*2), AX
-	SHLQ $1, AX
-	ADDQ ST_HELD(R14), AX
-	// What this block's units hold of the next.
-	SHRQ $63, R8
-	SHRQ $62, R9
-	SHRQ $61, R10
-	ORQ  R9, R8
-	ORQ  R10, R8
-	MOVQ R8, ST_HELD(R14)
-
-	// ownValid (CX): the same of the well-formed units, whose starts
-	// are in v (R11).
 	MOVQ 24(R12), R11
 	MOVQ 0(R12), R8
 	ANDQ R11, R8
@@ -365,6 +349,7 @@ block:
 	LEAQ (R8)(CX*2), CX
 	SHLQ $1, CX
 	ADDQ ST_HELDVALID(R14), CX
+	// What those units hold of the next block.
 	SHRQ $63, R8
 	SHRQ $62, R9
 	SHRQ $61, R10
@@ -372,20 +357,19 @@ block:
 	ORQ  R10, R8
 	MOVQ R8, ST_HELDVALID(R14)
 
-	// start (R9) = not (own or v): a byte no unit holds that starts no
-	// well-formed sequence; bad (R10) = not (v or ownValid): every byte
-	// of an ill-formed subpart (v and own have no byte in common).
-	MOVQ R11, R9
-	ORQ  AX, R9
-	NOTQ R9
+	// bad (R10) = not (v or ownValid): every byte of an ill-formed
+	// subpart (v and ownValid have no byte in common).
 	ORQ  R11, CX
 	NOTQ CX
 	MOVQ CX, R10
-
-	TESTQ R10, R10
+	TESTQ CX, CX
 	JNZ   errors
 
-	// No ill-formed byte: copy the block.
+	// No ill-formed byte: copy the block. The lead byte of a unit that
+	// is not well-formed is bad (no unit holds a lead byte), so every
+	// unit that starts here is well-formed, and what they hold of the
+	// next block is what the well-formed ones hold.
+	MOVQ      R8, ST_HELD(R14)
 	VMOVDQU64 (SI)(DX*1), Z0
 	VMOVDQU64 Z0, (DI)(BX*1)
 	ADDQ      $64, BX
@@ -401,6 +385,28 @@ errors:
 	MOVQ DIRTY_STEP(SP), AX
 	ADDQ DX, AX
 	MOVQ AX, CLEAN_END(SP)
+	// own (CX): the bytes that any unit that starts 1, 2 or 3 bytes
+	// before holds, as ownValid of all units and st.held; and what this
+	// block's units hold of the next.
+	MOVQ 0(R12), R8
+	MOVQ 8(R12), R9
+	MOVQ 16(R12), AX
+	LEAQ (R9)(AX*2), CX
+	LEAQ (R8)(CX*2), CX
+	SHLQ $1, CX
+	ADDQ ST_HELD(R14), CX
+	SHRQ $63, R8
+	SHRQ $62, R9
+	SHRQ $61, AX
+	ORQ  R9, R8
+	ORQ  AX, R8
+	MOVQ R8, ST_HELD(R14)
+	// start (R9) = not (own or v): a byte that no unit holds and that
+	// starts no well-formed sequence.
+	MOVQ R11, R9
+	ORQ  CX, R9
+	NOTQ R9
+
 	// CX: the starts of ill-formed subparts, R9 without the escapes,
 	// which start at an EE followed by BE..FF and 2 continuation bytes
 	// (m3). Their 3 bytes are counted in nbytes where they lie, and
