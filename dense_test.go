@@ -217,6 +217,41 @@ func TestRepairEscapes(t *testing.T) {
 	}
 }
 
+// TestRepairPairs checks the block loop on every lead byte followed by
+// every continuation byte, with two continuation bytes after them, among
+// random bytes at the start, the middle and the end of a block, against
+// the oracle, under Replace and OPTU8: OPTU8's classification tells EE BE
+// and EE BF, which it escapes, from every other pair by a bit of the lead
+// byte's table and one of the second byte's, which random input alone
+// seldom reaches.
+func TestRepairPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	base := make([]byte, 300)
+	for i := range base {
+		base[i] = byte(rng.Uint32())
+	}
+	for _, p := range []Policy{Replace, OPTU8} {
+		for _, name := range implNames() {
+			restore := setImpl(name)
+			for lead := 0xC0; lead <= 0xFF; lead++ {
+				for second := 0x80; second <= 0xBF; second++ {
+					in := bytes.Clone(base)
+					for _, at := range []int{64, 64 + 30, 128 - 2} {
+						copy(in[at:], []byte{byte(lead), byte(second), 0x80, 0xBF})
+					}
+					want, _, _ := refTransform(p, in, refOpts{})
+					got, _, err := transform.Bytes(NewTransformer(p), in)
+					if err != nil || !bytes.Equal(got, want) {
+						restore()
+						t.Fatalf("%v impl=%s, % x: got %q, %v; want %q", p, name, in[64:68], got, err, want)
+					}
+				}
+			}
+			restore()
+		}
+	}
+}
+
 // TestHeldDisjoint checks what the repair kernel's sums rest on: the
 // bytes that units starting 1, 2 and 3 bytes before hold, and those that
 // the block before's units hold (blockClass.held), have no byte in common,
