@@ -3,12 +3,12 @@
 // array at DI, advancing SI and DI and counting CX down to 0. It overwrites
 // AX, Z0 to Z3, Z10 to Z16, K1 to K4 and K6. CLASSIFY_LOOP names its loop;
 // CLASSIFY_LOAD puts the block in Z0 and the 64 bytes 1, 2 and 3 places on
-// in Z1, Z2 and Z3; CLASSIFY_LEAD names the table of lead bytes, and
-// CLASSIFY_C1 looks up the bytes 1 place on in Z1 (see ESC_SETUP);
+// in Z1, Z2 and Z3; CLASSIFY_C1 looks up the bytes 1 place on in Z1 (see
+// ESC_SETUP);
 // ESC_GATHER is an instruction that the includer may define, after Z1
 // holds what the v test looks at.
 
-	VMOVDQU64 CLASSIFY_LEAD(SB), Z10
+	VMOVDQU64 leadC0<>(SB), Z10
 	VMOVDQU64 cont1<>(SB), Z11
 	VMOVDQU64 cont2<>(SB), Z12
 	VMOVDQU64 cont3<>(SB), Z13

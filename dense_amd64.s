@@ -10,18 +10,18 @@
 // The tables of classifyAVX512. leadC0 gives, for each lead byte C0..FF,
 // the high nibbles its second byte may have (bits 0..3 for 8..B; Table
 // 3-7), bit 4 when a third byte must be a continuation byte, bit 5 when a
-// fourth must, bit 6 for a 2-byte lead and bit 7 for a 3-byte one; it is 0
-// for the bytes that never start a sequence. cont1, cont2 and cont3 give,
-// for each byte b by b>>2, bit 0..3 for the high nibble of a continuation
-// byte, bit 4 and bit 5 for any continuation byte. (The v test also looks
-// at bit 6 of leadC0 and cont1, which only the tables for OPTU8 below
-// both set.)
-DATA leadC0<>+0(SB)/8, $0x4f4f4f4f4f4f0000
-DATA leadC0<>+8(SB)/8, $0x4f4f4f4f4f4f4f4f
-DATA leadC0<>+16(SB)/8, $0x4f4f4f4f4f4f4f4f
-DATA leadC0<>+24(SB)/8, $0x4f4f4f4f4f4f4f4f
-DATA leadC0<>+32(SB)/8, $0x9f9f9f9f9f9f9f9c
-DATA leadC0<>+40(SB)/8, $0x9f9f939f9f9f9f9f
+// fourth must, and bit 6 for EE, the lead byte of OPTU8's escapes, which
+// the v test looks at with bit 6 of the second byte's table: cont1 never
+// has it, cont1Esc below does for BE and BF. It is 0 for the bytes that
+// never start a sequence. cont1, cont2 and cont3 give, for each byte b by
+// b>>2, bit 0..3 for the high nibble of a continuation byte, bit 4 and bit
+// 5 for any continuation byte.
+DATA leadC0<>+0(SB)/8, $0x0f0f0f0f0f0f0000
+DATA leadC0<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA leadC0<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA leadC0<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA leadC0<>+32(SB)/8, $0x1f1f1f1f1f1f1f1c
+DATA leadC0<>+40(SB)/8, $0x1f5f131f1f1f1f1f
 DATA leadC0<>+48(SB)/8, $0x000000313f3f3f3e
 DATA leadC0<>+56(SB)/8, $0x0000000000000000
 GLOBL leadC0<>(SB), RODATA|NOPTR, $64
@@ -53,18 +53,9 @@ DATA cont3<>+48(SB)/8, $0x0000000000000000
 DATA cont3<>+56(SB)/8, $0x0000000000000000
 GLOBL cont3<>(SB), RODATA|NOPTR, $64
 
-// leadC0Esc and cont1Esc are leadC0 and cont1 for OPTU8: leadC0Esc has bit
-// 6 only for EE, and cont1Esc, by b>>1 for 80..FF (bytes below 80 take
-// zeros), bit 6 for BE and BF as well.
-DATA leadC0Esc<>+0(SB)/8, $0x0f0f0f0f0f0f0000
-DATA leadC0Esc<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
-DATA leadC0Esc<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
-DATA leadC0Esc<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
-DATA leadC0Esc<>+32(SB)/8, $0x9f9f9f9f9f9f9f9c
-DATA leadC0Esc<>+40(SB)/8, $0x9fdf939f9f9f9f9f
-DATA leadC0Esc<>+48(SB)/8, $0x000000313f3f3f3e
-DATA leadC0Esc<>+56(SB)/8, $0x0000000000000000
-GLOBL leadC0Esc<>(SB), RODATA|NOPTR, $64
+// cont1Esc is cont1 for OPTU8, by b>>1 for 80..FF (bytes below 80 take
+// zeros): it also gives BE and BF bit 6, which leadC0 gives EE alone, so
+// that the v test finds EE BE and EE BF.
 DATA cont1Esc<>+0(SB)/8, $0x0101010101010101
 DATA cont1Esc<>+8(SB)/8, $0x0202020202020202
 DATA cont1Esc<>+16(SB)/8, $0x0404040404040404
@@ -101,7 +92,6 @@ TEXT ·classifyAVX512(SB), NOSPLIT, $0-48
 	VMOVDQU64 2(SI), Z2 \
 	VMOVDQU64 3(SI), Z3
 #define CLASSIFY_LOOP classifyLoop
-#define CLASSIFY_LEAD leadC0<>
 #define CLASSIFY_C1 CLASSIFY_C1_PLAIN
 #define ESC_GATHER
 #include "classify_amd64.h"
@@ -265,7 +255,7 @@ TEXT ·repairAVX512(SB), $1048-72
 
 // Under OPTU8 (tab.esc), a valid EE BE xx or EE BF xx is escaped byte by
 // byte, as the table escapes ill-formed bytes: the classification clears v
-// there (leadC0Esc and cont1Esc), so that the block loop takes the
+// there (cont1Esc), so that the block loop takes the
 // sequence as a subpart of 3 bytes. ESC_SETUP sets up Z28 and Z29, which
 // the loop keeps to tell them from the others, Z17 for CLASSIFY_C1_ESC, and
 // Z18, which ESC_GATHER_EE gathers the v tests in; ESC_SAVE stores in
@@ -285,11 +275,9 @@ TEXT ·repairAVX512(SB), $1048-72
 classifyEsc:
 	ESC_SETUP
 #undef CLASSIFY_LOOP
-#undef CLASSIFY_LEAD
 #undef CLASSIFY_C1
 #undef ESC_GATHER
 #define CLASSIFY_LOOP classifyLoopEsc
-#define CLASSIFY_LEAD leadC0Esc<>
 #define CLASSIFY_C1 CLASSIFY_C1_ESC
 #define ESC_GATHER ESC_GATHER_EE
 #include "classify_amd64.h"
@@ -586,12 +574,10 @@ tail:
 	JNE        tailEsc
 #undef CLASSIFY_LOAD
 #undef CLASSIFY_LOOP
-#undef CLASSIFY_LEAD
 #undef CLASSIFY_C1
 #undef ESC_GATHER
 #define CLASSIFY_LOAD
 #define CLASSIFY_LOOP classifyLoopTail
-#define CLASSIFY_LEAD leadC0<>
 #define CLASSIFY_C1 CLASSIFY_C1_PLAIN
 #define ESC_GATHER
 #include "classify_amd64.h"
@@ -601,11 +587,9 @@ tail:
 tailEsc:
 	ESC_SETUP
 #undef CLASSIFY_LOOP
-#undef CLASSIFY_LEAD
 #undef CLASSIFY_C1
 #undef ESC_GATHER
 #define CLASSIFY_LOOP classifyLoopTailEsc
-#define CLASSIFY_LEAD leadC0Esc<>
 #define CLASSIFY_C1 CLASSIFY_C1_ESC
 #define ESC_GATHER ESC_GATHER_EE
 #include "classify_amd64.h"
