@@ -609,10 +609,14 @@ func TestRepairTail(t *testing.T) {
 // onePage returns n <= 4096 bytes on one page, as repairTail asks of
 // its input.
 func onePage(n int) []byte {
-	b := make([]byte, n+4096)
+	const page = 4096
+	if n < 1 || n > page {
+		panic("onePage: n must be 1 to 4096")
+	}
+	b := make([]byte, n+page)
 	i := 0
-	for at := uintptr(unsafe.Pointer(&b[0])); at/4096 != (at+uintptr(n)-1)/4096; at++ {
-		i++
+	if off := int(uintptr(unsafe.Pointer(&b[0])) % page); off+n > page {
+		i = page - off // the start of the next page
 	}
 	return b[i : i+n]
 }
