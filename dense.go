@@ -244,7 +244,7 @@ func (t *Transformer) denseTail(dst, src []byte, pos int) (nDst, nSrc int) {
 	// with no buffer where it can, and gets small ones otherwise.
 	if len(src) <= 64 {
 		tab := t.c.tab
-		if t.repairs() && (len(tab.stops) == 0 || tab.esc) && len(dst) >= tab.tailRoom(len(src)) && tailReadable(src) {
+		if t.repairs() && (len(tab.stops) == 0 || tab.esc) && t.takesTail(dst, src) {
 			return t.denseTailBlock(dst, src, pos)
 		}
 		var in [64 + 72]byte
@@ -268,7 +268,7 @@ func (t *Transformer) denseTailIn(dst, in, src []byte, pos int) (nDst, nSrc int)
 	direct := len(dst) >= end*tab.maxOut+tab.blockRoom()
 	kernel := t.repairs() && (tab.esc || t.stopAt(in, 0, end) == end)
 	switch {
-	case kernel && end == blk && len(dst) >= tab.tailRoom(n) && tailReadable(in):
+	case kernel && end == blk && t.takesTail(dst, in[:n]):
 		// One block, which the kernel takes with none of the set-up
 		// of denseBlocks, and whose room it can be told more closely.
 		return t.denseTailBlock(dst, in[:n], pos)
@@ -295,6 +295,12 @@ func (t *Transformer) denseTailIn(dst, in, src []byte, pos int) (nDst, nSrc int)
 // callback, and no output longer than 3 bytes.
 func (t *Transformer) repairs() bool {
 	return haveRepair() && t.c.tab.maxOut <= 3 && t.c.o.onInvalid == nil
+}
+
+// takesTail reports whether denseTailBlock can take src, at most a block:
+// dst has the room for its output, and src is tailReadable.
+func (t *Transformer) takesTail(dst, src []byte) bool {
+	return len(dst) >= t.c.tab.tailRoom(len(src)) && tailReadable(src)
 }
 
 // denseTailVia is denseTail through the buffer out: denseBlocks on in, of
