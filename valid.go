@@ -116,6 +116,46 @@ func kernelFinish(p []byte, n int, stop bool) int {
 	return m
 }
 
+// copyFinish is kernelFinish for the copying kernels, which copied
+// src[:n] to dst: it copies the rest of the answer too.
+func copyFinish(dst, src []byte, n int, stop bool) int {
+	// The kernel copied src[:n], and i <= n. The answer m can be greater
+	// than n where a kernel leaves the last bytes of a short input to Go,
+	// so copy all of src[i:m]: a few bytes.
+	i := seqStart(src, n)
+	m := kernelFinish(src, n, stop)
+	copy(dst[i:m], src[i:m])
+	return m
+}
+
+// earlyStop returns the offset of a byte among the first 8 of p that
+// starts no sequence and comes after only ASCII, or -1 if there is none
+// or p is shorter than 8 bytes. That offset is validPrefix(p), found with
+// no call of a kernel, which costs more than its work where binary data
+// stops it within a few bytes.
+func earlyStop(p []byte) int {
+	if len(p) < 8 {
+		return -1
+	}
+	if w := binary.LittleEndian.Uint64(p) & 0x8080808080808080; w != 0 {
+		if i := bits.TrailingZeros64(w) >> 3; first[p[i]] == xx {
+			return i
+		}
+	}
+	return -1
+}
+
+// earlyCopy is earlyStop for the copying dispatchers: where it finds the
+// answer, it copies the bytes before it too, as the first word of src
+// (dst may take bytes past the answer).
+func earlyCopy(dst, src []byte) int {
+	i := earlyStop(src)
+	if i >= 0 {
+		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+	}
+	return i
+}
+
 // seqStart returns where the kernels' caller goes on in Go after a kernel
 // returned n < len(p): the start of the sequence that holds p[n-1], found
 // by backing up over at most 3 continuation bytes. From there the Go code

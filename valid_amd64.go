@@ -3,9 +3,6 @@
 package utf8stream
 
 import (
-	"encoding/binary"
-	"math/bits"
-
 	"golang.org/x/sys/cpu"
 )
 
@@ -93,6 +90,37 @@ func copyValidStopAVX2(dst, src []byte) int
 //go:noescape
 func copyValidStopAVX512(dst, src []byte) int
 
+// kernelValid returns validAVX512(p) and true where validPrefix would
+// call that kernel, and false elsewhere; the caller finishes with
+// kernelFinish where n < len(p). It is small enough to be inlined, so
+// that Span's short path calls the kernel from its own frame: at 64 bytes
+// the frame of validPrefix on the way costs a tenth of the time. The
+// caller calls earlyStop first, as validPrefix does.
+func kernelValid(p []byte) (n int, ok bool) {
+	if impl != implAVX512 || len(p) < minKernel {
+		return 0, false
+	}
+	return validAVX512(p), true
+}
+
+// kernelCopyValid is kernelValid for copyValidPrefix. len(dst) must be at
+// least len(src); dst[:len(src)] keeps the kernel within dst's capacity
+// even where it is not, at no cost that would keep this from inlining.
+func kernelCopyValid(dst, src []byte) (n int, ok bool) {
+	if impl != implAVX512 || len(src) < minKernel {
+		return 0, false
+	}
+	return copyValidAVX512(dst[:len(src)], src), true
+}
+
+// kernelCopyValidStop is kernelValid for copyValidPrefixStop.
+func kernelCopyValidStop(dst, src []byte) (n int, ok bool) {
+	if impl != implAVX512 || len(src) < minKernel {
+		return 0, false
+	}
+	return copyValidStopAVX512(dst[:len(src)], src), true
+}
+
 // validPrefix returns the length of the longest prefix of p made of complete,
 // well-formed UTF-8 sequences.
 func validPrefix(p []byte) int {
@@ -175,31 +203,6 @@ func copyValidPrefix(dst, src []byte) int {
 	return copyFinish(dst, src, n, false)
 }
 
-// earlyStop returns the offset of a byte among the first 8 of p that
-// starts no sequence and comes after only ASCII, or -1 if there is none.
-// That offset is validPrefix(p), found with no call of a kernel, which
-// costs more than its work where binary data stops it within a few
-// bytes. len(p) must be at least 8.
-func earlyStop(p []byte) int {
-	if w := binary.LittleEndian.Uint64(p) & 0x8080808080808080; w != 0 {
-		if i := bits.TrailingZeros64(w) >> 3; first[p[i]] == xx {
-			return i
-		}
-	}
-	return -1
-}
-
-// earlyCopy is earlyStop for the copying dispatchers: where it finds the
-// answer, it copies the bytes before it too, as the first word of src
-// (dst may take bytes past the answer).
-func earlyCopy(dst, src []byte) int {
-	i := earlyStop(src)
-	if i >= 0 {
-		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
-	}
-	return i
-}
-
 // copyValidPrefixSlow is copyValidPrefix for inputs long enough for a
 // kernel.
 func copyValidPrefixSlow(dst, src []byte) int { return kernelCopy(dst, src, false) }
@@ -224,18 +227,6 @@ func kernelCopy(dst, src []byte, stop bool) int {
 		return n
 	}
 	return copyFinish(dst, src, n, stop)
-}
-
-// copyFinish is kernelFinish for the copying kernels, which copied
-// src[:n] to dst: it copies the rest of the answer too.
-func copyFinish(dst, src []byte, n int, stop bool) int {
-	// The kernel copied src[:n], and i <= n. The answer m can be greater
-	// than n where a kernel leaves the last bytes of a short input to Go,
-	// so copy all of src[i:m]: a few bytes.
-	i := seqStart(src, n)
-	m := kernelFinish(src, n, stop)
-	copy(dst[i:m], src[i:m])
-	return m
 }
 
 // validPrefixStop returns validPrefix(p), or the offset of the first EE in

@@ -8,6 +8,12 @@ var impls = []implInfo{implGeneric: {name: "generic", supported: true}}
 
 var impl = implGeneric
 
+// kernelValid, kernelCopyValid and kernelCopyValidStop call a kernel where
+// there is one; here there is none.
+func kernelValid(p []byte) (n int, ok bool)                { return 0, false }
+func kernelCopyValid(dst, src []byte) (n int, ok bool)     { return 0, false }
+func kernelCopyValidStop(dst, src []byte) (n int, ok bool) { return 0, false }
+
 // validPrefix returns the length of the longest prefix of p made of complete,
 // well-formed UTF-8 sequences.
 func validPrefix(p []byte) int { return validPrefixGeneric(p) }
