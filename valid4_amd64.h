@@ -5,7 +5,8 @@
 // past the end of dst); in the others both do nothing. ASCII4 loads (and
 // stores) the four blocks at AX and ORs them into Z0. SETUPSTOP4 sets up
 // the tables of the stopping kernels, after SETUP4. It leaves the result
-// in AX.
+// in AX. Input that starts with ASCII goes without the set-up of the
+// constants until its first block that is not ASCII.
 
 	XORL  AX, AX
 	TESTQ DX, DX
@@ -13,18 +14,43 @@
 	LEAQ  -256(DX), R8 // start of the last run of four blocks; may be negative
 	MOVL  $64, R9      // size of the block being checked
 
-	SETUP4 // K7: the last block's unfinished sequence, if any
-	SETUPSTOP4
-
-	MOVQ      DX, CX
 	CMPQ      DX, $64
-	JB        tail512
+	JB        setup512
 	VMOVDQU64 (SI), Z0
 	STORE4(Z0, 0)
 	VPMOVB2M  Z0, K1
 	KORTESTQ  K1, K1
-	JZ        ascii512
-	JMP       first512
+	JNZ       setup512
+
+	// The first block is ASCII. So are the runs of four blocks after it
+	// that this loop takes, as in asciiRun512 but before the set-up of
+	// the constants, which only a block that is not ASCII needs.
+	MOVL $64, AX
+
+firstRun512:
+	CMPQ     AX, R8
+	JGT      firstEnd512
+	ASCII4
+	VPMOVB2M Z0, K1
+	KORTESTQ K1, K1
+	JNZ      firstEnd512
+	ADDQ     $256, AX
+	JMP      firstRun512
+
+firstEnd512:
+	CMPQ AX, DX
+	JAE  done512 // all ASCII
+	SETUP4
+	SETUPSTOP4
+	JMP  loop512
+
+setup512:
+	SETUP4 // K7: the last block's unfinished sequence, if any
+	SETUPSTOP4
+	MOVQ DX, CX
+	CMPQ DX, $64
+	JB   tail512
+	JMP  first512
 
 loop512:
 	MOVQ      DX, CX
