@@ -102,6 +102,8 @@ check512:
 	JNZ      found512
 	VPCMPUB  $6, Z25, Z0, K7
 	ADDQ     R9, AX
+	CMPQ     AX, DX
+	JAE      end512 // the block was the last, as often in short input
 	JMP      loop512
 
 ascii512:
