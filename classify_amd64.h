@@ -3,10 +3,9 @@
 // array at DI, advancing SI and DI and counting CX down to 0. It overwrites
 // AX, Z0 to Z3, Z10 to Z16, K1 to K4 and K6. CLASSIFY_LOOP names its loop;
 // CLASSIFY_LOAD puts the block in Z0 and the 64 bytes 1, 2 and 3 places on
-// in Z1, Z2 and Z3; CLASSIFY_C1 looks up the bytes 1 place on in Z1 (see
-// ESC_SETUP);
-// ESC_GATHER is an instruction that the includer may define, after Z1
-// holds what the v test looks at.
+// in Z1, Z2 and Z3; CLASSIFY_C1 looks up the bytes 1 place on in Z1
+// (CLASSIFY_C1_PLAIN or _ESC); ESC_GATHER is an instruction that the
+// includer may define, after Z1 holds what the v test looks at.
 
 	VMOVDQU64 leadC0<>(SB), Z10
 	VMOVDQU64 cont1<>(SB), Z11

@@ -226,6 +226,24 @@ TABLE(escBit<>, $0x4040404040404040, $0x4040404040404040)
 #define CLEAN_END 1032
 #define DIRTY_STEP 1040
 
+// HOLDS sets sum to a<<1 | b<<2 | c<<3 | st's word at prev, where a, b and
+// c are m2, m3 and m4 of a block (or of its well-formed units) and prev
+// what the block before's units hold of this one: the bytes that a unit
+// starting 1, 2 or 3 bytes before holds. It sets a to what the units hold
+// of the next block, a>>63 | b>>62 | c>>61, and overwrites b and c. No
+// byte is held by two units (blockClass.held): the shifted words have no
+// bit in common, their sum is their union, and LEAQ adds two.
+#define HOLDS(a, b, c, sum, prev) \
+	LEAQ (b)(c*2), sum   \
+	LEAQ (a)(sum*2), sum \
+	SHLQ $1, sum         \
+	ADDQ prev(R14), sum  \
+	SHRQ $63, a          \
+	SHRQ $62, b          \
+	SHRQ $61, c          \
+	ORQ  b, a            \
+	ORQ  c, a
+
 // func repairAVX512(dst, src []byte, n int, tab *denseTable, st *repairState)
 // Requires AVX-512 F, BW and VBMI, BMI1 and 2, and where tab.vec is set
 // VBMI2 (repairVec). It classifies the n <= REPAIR_BATCH blocks from st.p
@@ -255,11 +273,11 @@ TEXT ·repairAVX512(SB), $1048-72
 
 // Under OPTU8 (tab.esc), a valid EE BE xx or EE BF xx is escaped byte by
 // byte, as the table escapes ill-formed bytes: the classification clears v
-// there (cont1Esc), so that the block loop takes the
-// sequence as a subpart of 3 bytes. ESC_SETUP sets up Z28 and Z29, which
-// the loop keeps to tell them from the others, Z17 for CLASSIFY_C1_ESC, and
-// Z18, which ESC_GATHER_EE gathers the v tests in; ESC_SAVE stores in
-// ESC_ANY whether any block has one (bit 6).
+// there (cont1Esc), so that the block loop takes the sequence as a subpart
+// of 3 bytes. ESC_SETUP sets up Z28 and Z29, which the loop keeps to tell
+// them from the others, Z17 for CLASSIFY_C1_ESC, and Z18, which
+// ESC_GATHER_EE gathers the v tests in; ESC_SAVE stores in ESC_ANY whether
+// any block has one (bit 6).
 #define ESC_SETUP \
 	BYTES(0xEE, Z28)                 \
 	BYTES(0xBD, Z29)                 \
@@ -322,10 +340,8 @@ block:
 	JGT  out
 
 	// ownValid (CX): the bytes that a well-formed unit (its start in v,
-	// R11) that starts 1, 2 or 3 bytes before holds, m2<<1 | m3<<2 |
-	// m4<<3 of those units and st.heldValid. No byte is held by two
-	// units (blockClass.held): the shifted words have no bit in common,
-	// their sum is their union, and LEAQ adds two.
+	// R11) that starts 1, 2 or 3 bytes before holds; and what those
+	// units hold of the next block.
 	MOVQ 24(R12), R11
 	MOVQ 0(R12), R8
 	ANDQ R11, R8
@@ -333,16 +349,7 @@ block:
 	ANDQ R11, R9
 	MOVQ 16(R12), R10
 	ANDQ R11, R10
-	LEAQ (R9)(R10*2), CX
-	LEAQ (R8)(CX*2), CX
-	SHLQ $1, CX
-	ADDQ ST_HELDVALID(R14), CX
-	// What those units hold of the next block.
-	SHRQ $63, R8
-	SHRQ $62, R9
-	SHRQ $61, R10
-	ORQ  R9, R8
-	ORQ  R10, R8
+	HOLDS(R8, R9, R10, CX, ST_HELDVALID)
 	MOVQ R8, ST_HELDVALID(R14)
 
 	// bad (R10) = not (v or ownValid): every byte of an ill-formed
@@ -374,20 +381,11 @@ errors:
 	ADDQ DX, AX
 	MOVQ AX, CLEAN_END(SP)
 	// own (CX): the bytes that any unit that starts 1, 2 or 3 bytes
-	// before holds, as ownValid of all units and st.held; and what this
-	// block's units hold of the next.
+	// before holds; and what this block's units hold of the next.
 	MOVQ 0(R12), R8
 	MOVQ 8(R12), R9
 	MOVQ 16(R12), AX
-	LEAQ (R9)(AX*2), CX
-	LEAQ (R8)(CX*2), CX
-	SHLQ $1, CX
-	ADDQ ST_HELD(R14), CX
-	SHRQ $63, R8
-	SHRQ $62, R9
-	SHRQ $61, AX
-	ORQ  R9, R8
-	ORQ  AX, R8
+	HOLDS(R8, R9, AX, CX, ST_HELD)
 	MOVQ R8, ST_HELD(R14)
 	// start (R9) = not (own or v): a byte that no unit holds and that
 	// starts no well-formed sequence.
