@@ -284,3 +284,34 @@ func BenchmarkRepairBlocks(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHelpers measures the one-call helpers beside the Transformer
+// calls they stand for, in one run so that their ratios can be read off:
+// Valid beside Span, String beside Span (for valid input String only
+// spans), Append beside Transform into a buffer.
+func BenchmarkHelpers(b *testing.B) {
+	for _, in := range benchInputs() {
+		s := string(in.data)
+		dst := make([]byte, 0, 3*len(in.data)+64)
+		ops := []struct {
+			name string
+			f    func()
+		}{
+			{"span", func() { NewTransformer(Reject).Span(in.data, true) }},
+			{"valid", func() { Valid(in.data) }},
+			{"utf8.Valid", func() { utf8.Valid(in.data) }},
+			{"string", func() { String(s, Replace) }},
+			{"transform", func() { NewTransformer(Replace).Transform(dst[:cap(dst)], in.data, true) }},
+			{"append", func() { Append(dst, in.data, Replace) }},
+		}
+		for _, op := range ops {
+			b.Run(in.label()+"/op="+op.name, func(b *testing.B) {
+				b.SetBytes(int64(len(in.data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					op.f()
+				}
+			})
+		}
+	}
+}

@@ -176,3 +176,45 @@ func ExampleEncoding() {
 	// Output:
 	// "a\uefffb" "a\xffb"
 }
+
+func ExampleValid() {
+	fmt.Println(utf8stream.Valid([]byte("naïve")), utf8stream.Valid([]byte("na\xEFve")))
+	// Output:
+	// true false
+}
+
+func ExampleValidString() {
+	fmt.Println(utf8stream.ValidString("日本語"), utf8stream.ValidString("\xED\xA0\x80"))
+	// Output:
+	// true false
+}
+
+func ExampleBytes() {
+	out, err := utf8stream.Bytes([]byte("caf\xE9"), utf8stream.Windows1252)
+	fmt.Printf("%q %v\n", out, err)
+	// Output:
+	// "café" <nil>
+}
+
+// Under Reject the helpers return the valid prefix and the error.
+func ExampleString() {
+	s, err := utf8stream.String("ok \xF0\x9F\x98 ok", utf8stream.Replace)
+	fmt.Printf("%+q %v\n", s, err)
+	s, err = utf8stream.String("ok \xF0\x9F\x98 ok", utf8stream.Reject)
+	fmt.Printf("%q %v\n", s, err)
+	// Output:
+	// "ok \ufffd ok" <nil>
+	// "ok " utf8stream: invalid UTF-8 at offset 3: bytes F0 9F 98: truncated sequence: F0 9F 98 needs 1 more continuation byte(s)
+}
+
+// Append reuses a buffer: with room for the output it allocates nothing.
+func ExampleAppend() {
+	buf := make([]byte, 0, 64)
+	for _, line := range []string{"first\n", "sec\xFFond\n"} {
+		buf, _ = utf8stream.Append(buf[:0], []byte(line), utf8stream.Replace)
+		fmt.Printf("%+q\n", buf)
+	}
+	// Output:
+	// "first\n"
+	// "sec\ufffdond\n"
+}
