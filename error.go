@@ -3,6 +3,8 @@ package utf8stream
 import (
 	"errors"
 	"fmt"
+
+	"github.com/utf8stream/utf8stream/internal/reason"
 )
 
 // ErrInvalid is the error that every *[Error] wraps: errors.Is(err, ErrInvalid)
@@ -17,7 +19,7 @@ type Error struct {
 }
 
 // Error returns a message such as
-// "utf8stream: invalid UTF-8 at offset 7: bytes E0 80: E0 must be followed by A0..BF".
+// "utf8stream: invalid UTF-8 at offset 7: bytes E9: E9 must be followed by 80..BF".
 func (e *Error) Error() string {
 	return fmt.Sprintf("utf8stream: invalid UTF-8 at offset %d: bytes % X: %s", e.Offset, e.Bytes, e.Reason())
 }
@@ -26,40 +28,9 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return ErrInvalid }
 
 // Reason says in a few words why the bytes are ill-formed, such as
-// "unexpected continuation byte" or "E0 must be followed by A0..BF".
-// A subpart that ends the input can also read as "truncated sequence".
-func (e *Error) Reason() string { return reason(e.Bytes) }
-
-func reason(b []byte) string {
-	if len(b) == 0 {
-		return "empty subpart"
-	}
-	c := b[0]
-	switch {
-	case c == 0:
-		return "NUL byte"
-	case c < 0x80:
-		return "unexpected ASCII byte"
-	case c < 0xC0:
-		return "unexpected continuation byte"
-	case c < 0xC2:
-		return "overlong encoding (C0 and C1 never appear)"
-	case c >= 0xF8:
-		return fmt.Sprintf("byte %02X never appears in UTF-8", c)
-	case c >= 0xF5:
-		return "above U+10FFFF (F5..F7 never appear)"
-	}
-	x := first[c]
-	size := int(x & 7)
-	if len(b) == 1 {
-		ar := acceptRanges[x>>4]
-		if ar.lo == 0x80 && ar.hi == 0xBF {
-			return fmt.Sprintf("%02X must be followed by 80..BF", c)
-		}
-		return fmt.Sprintf("%02X must be followed by %02X..%02X", c, ar.lo, ar.hi)
-	}
-	if len(b) < size {
-		return fmt.Sprintf("truncated sequence: % X needs %d more continuation byte(s)", b, size-len(b))
-	}
-	return "ill-formed sequence"
-}
+// "unexpected continuation byte" or "E9 must be followed by 80..BF". Its
+// words are those of the utf8stream command's reports, which also see the
+// byte after the subpart: a lone E0, ED, F0 or F4 reads "overlong encoding",
+// "surrogate" or "above U+10FFFF" there, where Reason names both that and a
+// sequence cut short.
+func (e *Error) Reason() string { return reason.Of(e.Bytes, reason.Unknown) }

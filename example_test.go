@@ -88,7 +88,7 @@ func ExampleError() {
 	}
 	fmt.Println(errors.Is(err, utf8stream.ErrInvalid))
 	// Output:
-	// offset 3, bytes ED: ED must be followed by 80..9F
+	// offset 3, bytes ED: ED must be followed by 80..9F (surrogate U+D800..U+DFFF, or a sequence cut short)
 	// true
 }
 
@@ -204,7 +204,7 @@ func ExampleString() {
 	fmt.Printf("%q %v\n", s, err)
 	// Output:
 	// "ok \ufffd ok" <nil>
-	// "ok " utf8stream: invalid UTF-8 at offset 3: bytes F0 9F 98: truncated sequence: F0 9F 98 needs 1 more continuation byte(s)
+	// "ok " utf8stream: invalid UTF-8 at offset 3: bytes F0 9F 98: F0 9F 98 must be followed by 80..BF
 }
 
 // Append reuses a buffer: with room for the output it allocates nothing.

@@ -432,9 +432,9 @@ func TestErrorMessage(t *testing.T) {
 		e    Error
 		want string
 	}{
-		{Error{7, []byte{0xE0}}, "utf8stream: invalid UTF-8 at offset 7: bytes E0: E0 must be followed by A0..BF"},
+		{Error{7, []byte{0xE0}}, "utf8stream: invalid UTF-8 at offset 7: bytes E0: E0 must be followed by A0..BF (overlong encoding, or a sequence cut short)"},
 		{Error{0, []byte{0x80}}, "utf8stream: invalid UTF-8 at offset 0: bytes 80: unexpected continuation byte"},
-		{Error{3, []byte{0xE1, 0x80}}, "utf8stream: invalid UTF-8 at offset 3: bytes E1 80: truncated sequence: E1 80 needs 1 more continuation byte(s)"},
+		{Error{3, []byte{0xE1, 0x80}}, "utf8stream: invalid UTF-8 at offset 3: bytes E1 80: E1 80 must be followed by 80..BF"},
 	} {
 		if got := tc.e.Error(); got != tc.want {
 			t.Errorf("Error() = %q; want %q", got, tc.want)
@@ -444,8 +444,9 @@ func TestErrorMessage(t *testing.T) {
 		if c >= 0xC2 && c <= 0xF4 {
 			continue
 		}
-		if r := reason([]byte{byte(c)}); r == "" || strings.Contains(r, "followed by") {
-			t.Errorf("reason(%02X) = %q", c, r)
+		e := Error{Bytes: []byte{byte(c)}}
+		if r := e.Reason(); r == "" || strings.Contains(r, "followed by") {
+			t.Errorf("Reason(%02X) = %q", c, r)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/utf8stream/utf8stream"
+	"github.com/utf8stream/utf8stream/internal/reason"
 )
 
 // A tracker turns stream offsets into line and column numbers. It sees the
@@ -59,8 +60,8 @@ func (t *tracker) at(off int64) (line, col int64) {
 
 // Values of next besides a byte.
 const (
-	endOfInput = -1 // the subpart ends the input
-	unknown    = -2 // the byte is not in the current chunk
+	endOfInput = reason.End     // the subpart ends the input
+	unknown    = reason.Unknown // the byte is not in the current chunk
 )
 
 // next returns the byte at offset off, endOfInput if the input ends there,
@@ -88,40 +89,11 @@ func formatError(name string, line, col int64, e *utf8stream.Error, next int) st
 	return fmt.Sprintf("%s:%d:%d: offset %d: ill-formed bytes % X: %s", name, line, col, e.Offset, e.Bytes, describe(e, next))
 }
 
-// describe says why the subpart e is ill-formed. It refines e.Reason with
-// what the command sees and the library does not: the byte after the
-// subpart, which tells a surrogate or an overlong form from a sequence cut
-// short, and whether the input ends there. next is that byte, endOfInput or
-// unknown.
+// describe says why the subpart e is ill-formed, in the library's words
+// (see [utf8stream.Error.Reason]), told apart by what the command sees and
+// the library does not: the byte after the subpart, which tells a surrogate
+// or an overlong form from a sequence cut short, and whether the input ends
+// there. next is that byte, endOfInput or unknown.
 func describe(e *utf8stream.Error, next int) string {
-	b := e.Bytes
-	if len(b) == 0 {
-		return e.Reason()
-	}
-	lead := b[0] >= 0xC2 && b[0] <= 0xF4
-	if next == endOfInput && lead {
-		return "truncated sequence at end of input"
-	}
-	if next < 0 || !lead {
-		return e.Reason()
-	}
-	if len(b) > 1 {
-		// The maximal subpart of a lead byte and its continuation bytes
-		// stops at a byte that does not continue it.
-		return fmt.Sprintf("% X must be followed by 80..BF", b)
-	}
-	if next&0xC0 == 0x80 {
-		// A continuation byte outside the lead byte's accept range.
-		switch b[0] {
-		case 0xE0:
-			return "overlong encoding (E0 must be followed by A0..BF)"
-		case 0xED:
-			return "surrogate U+D800..U+DFFF (ED must be followed by 80..9F)"
-		case 0xF0:
-			return "overlong encoding (F0 must be followed by 90..BF)"
-		case 0xF4:
-			return "above U+10FFFF (F4 must be followed by 80..8F)"
-		}
-	}
-	return e.Reason()
+	return reason.Of(e.Bytes, next)
 }
