@@ -119,6 +119,7 @@ type core struct {
 
 // init sets up c in place for policy p and opts.
 func (c *core) init(p Policy, opts []Option) {
+	p.check()
 	*c = core{o: &defaultOptions, policy: p}
 	if len(opts) > 0 {
 		// Only a value with options pays for a copy of its own.

@@ -14,24 +14,41 @@ import (
 // [Unescaper], which restores the original bytes; for the other policies,
 // which have nothing to restore, it applies p again, so that what it writes
 // is the same as what the decoder writes.
+//
+// The values are comparable, so they can be map keys: two made with the
+// same policy and no options are equal, and each one made with options is
+// distinct. Encoding panics if p is not one of the policies.
 func Encoding(p Policy, opts ...Option) encoding.Encoding {
-	return enc{p, opts}
+	p.check()
+	e := enc{p: p}
+	if len(opts) > 0 {
+		o := append([]Option(nil), opts...)
+		e.opts = &o
+	}
+	return e
 }
 
 type enc struct {
 	p    Policy
-	opts []Option
+	opts *[]Option // nil without options
+}
+
+func (e enc) options() []Option {
+	if e.opts == nil {
+		return nil
+	}
+	return *e.opts
 }
 
 func (e enc) NewDecoder() *encoding.Decoder {
-	return &encoding.Decoder{Transformer: NewTransformer(e.p, e.opts...)}
+	return &encoding.Decoder{Transformer: NewTransformer(e.p, e.options()...)}
 }
 
 func (e enc) NewEncoder() *encoding.Encoder {
 	if e.p == SurrogateEscape || e.p == OPTU8 {
-		return &encoding.Encoder{Transformer: NewUnescaper(e.p, e.opts...)}
+		return &encoding.Encoder{Transformer: NewUnescaper(e.p, e.options()...)}
 	}
-	return &encoding.Encoder{Transformer: NewTransformer(e.p, e.opts...)}
+	return &encoding.Encoder{Transformer: NewTransformer(e.p, e.options()...)}
 }
 
 func (e enc) String() string { return "UTF-8 (" + e.p.String() + ")" }

@@ -56,3 +56,22 @@ func TestEncodingEncoderRestores(t *testing.T) {
 		t.Errorf("String() = %q", s)
 	}
 }
+
+// TestEncodingComparable checks that Encoding values can be compared and
+// used as map keys without a panic.
+func TestEncodingComparable(t *testing.T) {
+	if Encoding(Replace) != Encoding(Replace) {
+		t.Error("Encoding(Replace) != Encoding(Replace)")
+	}
+	if Encoding(Replace) == Encoding(OPTU8) {
+		t.Error("Encoding(Replace) == Encoding(OPTU8)")
+	}
+	a, b := Encoding(Replace, StripBOM()), Encoding(Replace, StripBOM())
+	if a == b || a != a {
+		t.Error("values made with options are not each distinct")
+	}
+	m := map[encoding.Encoding]string{Encoding(Replace): "r", a: "a"}
+	if m[Encoding(Replace)] != "r" || m[a] != "a" || len(m) != 2 {
+		t.Errorf("map = %v", m)
+	}
+}

@@ -2,6 +2,7 @@ package utf8stream
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -103,4 +104,27 @@ type Stats struct {
 	Bytes    int64 // bytes in those subparts
 	First    int64 // stream offset of the first one, or -1 if there was none
 	Escaped  int64 // valid sequences escaped by OPTU8 (EE BE xx, EE BF xx and, under NoNUL, EE BC 80)
+}
+
+// String returns a summary such as "2 ill-formed subparts (3 bytes), first
+// at offset 7", or "no ill-formed input".
+func (s Stats) String() string {
+	var b strings.Builder
+	if s.Subparts == 0 {
+		b.WriteString("no ill-formed input")
+	} else {
+		fmt.Fprintf(&b, "%d ill-formed %s (%d %s), first at offset %d",
+			s.Subparts, plural(s.Subparts, "subpart"), s.Bytes, plural(s.Bytes, "byte"), s.First)
+	}
+	if s.Escaped > 0 {
+		fmt.Fprintf(&b, ", %d valid %s escaped", s.Escaped, plural(s.Escaped, "sequence"))
+	}
+	return b.String()
+}
+
+func plural(n int64, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }

@@ -7,6 +7,8 @@ import (
 )
 
 // Policy says what happens to ill-formed UTF-8. The zero value is [Reject].
+// The constructors panic when given a value that is not one of the
+// constants below, such as Policy(42).
 type Policy uint8
 
 const (
@@ -44,6 +46,14 @@ func (p Policy) String() string {
 }
 
 var errPolicy = errors.New("utf8stream: unknown policy")
+
+// check panics if p is not one of the policies: a Policy made from a number
+// out of range is a programming error, which must not act as another policy.
+func (p Policy) check() {
+	if p >= numPolicies {
+		panic("utf8stream: unknown policy " + p.String())
+	}
+}
 
 // ParsePolicy returns the policy named s. It accepts the names [Policy.String]
 // returns, in any case, plus "surrogate-escape", "optu-8", "ignore" (for

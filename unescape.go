@@ -29,6 +29,7 @@ type Unescaper struct {
 // NewUnescaper returns an Unescaper for the escapes of policy p. Of the
 // options it heeds only [NoNUL].
 func NewUnescaper(p Policy, opts ...Option) *Unescaper {
+	p.check()
 	var o options
 	o.init(opts)
 	u := &Unescaper{nul: o.noNUL}
