@@ -100,7 +100,7 @@ func ExampleOnInvalid() {
 	transform.String(t, "a\xC3b\xF0\x9F\x98")
 	fmt.Println(log, t.Stats())
 	// Output:
-	// [1:C3 3:F0 9F 98] {2 4 1 0}
+	// [1:C3 3:F0 9F 98] 2 ill-formed subparts (4 bytes), first at offset 1
 }
 
 func ExampleStripBOM() {
