@@ -126,7 +126,13 @@ func (c *core) init(p Policy, opts []Option) {
 		c.o = new(options)
 		c.o.init(opts)
 	}
-	c.plain = p != OPTU8 && !c.o.noNUL
+	c.setPaths()
+}
+
+// setPaths sets the flags that choose the fast paths from the policy and
+// the options.
+func (c *core) setPaths() {
+	c.plain = c.policy != OPTU8 && !c.o.noNUL
 	c.plainSpan = c.plain && !c.o.stripBOM
 	c.quick = !c.o.noNUL && !c.o.stripBOM
 }

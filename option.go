@@ -93,6 +93,11 @@ func Replacement(s string) Option {
 // OnInvalid sets a function that is called once for each ill-formed subpart,
 // in stream order, as the subpart is consumed, whatever the policy. The Error
 // it gets holds its own copy of the bytes. By default nothing is called.
+//
+// If f panics, the panic goes on to the caller, and the [Transformer],
+// [Reader] or [Writer] that called f fails every later call with an error
+// saying so, until Reset: the panic stopped it at a point that no count
+// reported, so going on could lose or repeat bytes.
 func OnInvalid(f func(Error)) Option {
 	return func(o *options) { o.onInvalid = f }
 }

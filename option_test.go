@@ -278,3 +278,83 @@ func TestParsePolicy(t *testing.T) {
 		t.Error("MarshalText of an unknown policy: nil error")
 	}
 }
+
+// TestOnInvalidPanics checks that a panicking OnInvalid function leaves no
+// value that loses or repeats bytes: every later call fails with an error
+// that says so, the Stats count the subpart once, and Reset recovers.
+func TestOnInvalidPanics(t *testing.T) {
+	in := "valid \xFF more \xFE end"
+	calls := 0
+	boom := OnInvalid(func(Error) { calls++; panic("boom") })
+	catch := func(f func()) (v any) {
+		defer func() { v = recover() }()
+		f()
+		return nil
+	}
+	broken := func(err error) bool { return err != nil && strings.Contains(err.Error(), "panicked") }
+	for _, p := range []Policy{Reject, Replace} {
+		t.Run("Reader/"+p.String(), func(t *testing.T) {
+			calls = 0
+			r := NewReader(strings.NewReader(in), p, boom)
+			buf := make([]byte, 64)
+			// The valid bytes before the subpart may come first.
+			panicked := false
+			for i := 0; i < 3 && !panicked; i++ {
+				panicked = catch(func() { r.Read(buf) }) != nil
+			}
+			if !panicked {
+				t.Fatal("Read did not panic")
+			}
+			for range 2 {
+				if n, err := r.Read(buf); n != 0 || !broken(err) {
+					t.Fatalf("Read after a panic = %d, %v; want 0 and an error", n, err)
+				}
+			}
+			if _, err := io.Copy(io.Discard, r); !broken(err) {
+				t.Fatalf("WriteTo after a panic: %v", err)
+			}
+			if s := r.Stats(); s.Subparts != 1 || calls != 1 {
+				t.Errorf("Stats %v after %d calls; want 1 subpart", s, calls)
+			}
+			r.Reset(strings.NewReader("fine"))
+			if got, err := io.ReadAll(r); string(got) != "fine" || err != nil {
+				t.Errorf("after Reset: %q, %v", got, err)
+			}
+		})
+		t.Run("Writer/"+p.String(), func(t *testing.T) {
+			calls = 0
+			var out strings.Builder
+			w := NewWriter(&out, p, boom)
+			if catch(func() { w.Write([]byte(in)) }) == nil {
+				t.Fatal("Write did not panic")
+			}
+			before := out.String()
+			if n, err := w.Write([]byte(in)); n != 0 || !broken(err) {
+				t.Fatalf("Write after a panic = %d, %v; want 0 and an error", n, err)
+			}
+			if err := w.Close(); !broken(err) {
+				t.Fatalf("Close after a panic: %v", err)
+			}
+			if out.String() != before || w.Stats().Subparts != 1 {
+				t.Errorf("wrote %q more, Stats %v; want nothing more, 1 subpart", out.String()[len(before):], w.Stats())
+			}
+		})
+		t.Run("Transformer/"+p.String(), func(t *testing.T) {
+			tr := NewTransformer(p, boom)
+			dst := make([]byte, 256)
+			if catch(func() { tr.Transform(dst, []byte(in), true) }) == nil {
+				t.Fatal("Transform did not panic")
+			}
+			if nd, ns, err := tr.Transform(dst, []byte("ok"), true); nd != 0 || ns != 0 || !broken(err) {
+				t.Fatalf("Transform after a panic = %d, %d, %v", nd, ns, err)
+			}
+			if n, err := tr.Span([]byte("ok"), true); n != 0 || !broken(err) {
+				t.Fatalf("Span after a panic = %d, %v", n, err)
+			}
+			tr.Reset()
+			if got, _, err := transform.String(tr, "ok"); got != "ok" || err != nil {
+				t.Errorf("after Reset: %q, %v", got, err)
+			}
+		})
+	}
+}

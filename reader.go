@@ -56,7 +56,11 @@ type Reader struct {
 	// in place). At most one of tail and buf.src holds carried input.
 	tail  [4]byte
 	ntail uint8
-	buf   *readBuf // made on first need: most streams never need it
+	// inCall is set during Read and WriteTo. If it is set when one of
+	// them starts, a call panicked and left rd at a point no count
+	// reported: rd fails with errPanicked until Reset.
+	inCall bool
+	buf    *readBuf // made on first need: most streams never need it
 }
 
 // readBuf is what a Reader holds beyond the caller's slice: the input and
@@ -104,13 +108,27 @@ func (rd *Reader) Reset(r io.Reader) {
 		b.out = nil
 	}
 	rd.rerr, rd.err = nil, nil
+	rd.inCall = false
 }
 
 // Stats returns the counts of ill-formed input read so far.
 func (rd *Reader) Stats() Stats { return rd.t.stats }
 
-// Read implements [io.Reader].
-func (rd *Reader) Read(p []byte) (int, error) {
+// Read implements [io.Reader]. If a call of Read or WriteTo panicked (an
+// [OnInvalid] function, or the underlying reader), every later call returns
+// an error until Reset: the panic may have left bytes that no count
+// reported.
+func (rd *Reader) Read(p []byte) (n int, err error) {
+	if rd.inCall {
+		rd.err = errPanicked
+	}
+	rd.inCall = true
+	n, err = rd.read(p)
+	rd.inCall = false
+	return n, err
+}
+
+func (rd *Reader) read(p []byte) (int, error) {
 	if b := rd.buf; b != nil && len(b.out) > 0 {
 		n := copy(p, b.out)
 		b.out = b.out[n:]
@@ -275,6 +293,16 @@ func (rd *Reader) fail(err error) {
 // are those Read would return, and rd is at the end of the stream
 // afterwards.
 func (rd *Reader) WriteTo(w io.Writer) (n int64, err error) {
+	if rd.inCall {
+		rd.err = errPanicked
+	}
+	rd.inCall = true
+	n, err = rd.writeTo(w)
+	rd.inCall = false
+	return n, err
+}
+
+func (rd *Reader) writeTo(w io.Writer) (n int64, err error) {
 	rd.cw = countWriter{w: w}
 	defer func() { rd.cw.w = nil }()
 	if b := rd.buf; b != nil && len(b.out) > 0 {

@@ -2,6 +2,7 @@ package utf8stream
 
 import (
 	"bytes"
+	"errors"
 	"unicode/utf8"
 
 	"golang.org/x/text/transform"
@@ -29,7 +30,15 @@ type Transformer struct {
 	off   int64 // bytes consumed since the start of the stream
 	stats Stats
 	dense bool // the last valid run was short, so errors are dense: a hint for speed
+	// broken is set while the OnInvalid function runs, and stays set if
+	// it panics: the stream cannot go on.
+	broken bool
 }
+
+// errPanicked is what a Transformer, Reader or Writer returns from every
+// call after a call of it panicked: the panic left the stream at a point
+// that no count reported, so going on could lose or repeat bytes.
+var errPanicked = errors.New("utf8stream: an earlier call panicked; the stream cannot go on until Reset")
 
 // NewTransformer returns a Transformer that applies p to ill-formed input.
 func NewTransformer(p Policy, opts ...Option) *Transformer {
@@ -45,11 +54,16 @@ func (t *Transformer) init(p Policy, opts []Option) {
 	t.Reset()
 }
 
-// Reset clears the stream offset and the [Stats], so that t can start a new stream.
+// Reset clears the stream offset and the [Stats], so that t can start a new
+// stream. It also clears the error a panic of the [OnInvalid] function left.
 func (t *Transformer) Reset() {
 	t.off = 0
 	t.stats = Stats{First: -1}
 	t.dense = false
+	if t.broken {
+		t.broken = false
+		t.c.setPaths()
+	}
 }
 
 // Offset returns how many bytes of the stream t has consumed.
@@ -122,6 +136,9 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			t.noteRun(nSrc, len(src)-nSrc)
 		}
 	} else {
+		if t.broken {
+			return 0, 0, errPanicked
+		}
 		skip, short := t.bomPrefix(src, atEOF)
 		if short {
 			return 0, 0, transform.ErrShortSrc
@@ -254,8 +271,14 @@ func (t *Transformer) record(off int64, b []byte) {
 	}
 }
 
+// callback calls the OnInvalid function. Should it panic, t is left broken,
+// with its fast paths off, so that every later call of Transform and Span
+// returns errPanicked from the general path.
 func (t *Transformer) callback(off int64, b []byte) {
+	c := t.c
+	t.broken, t.c.quick, t.c.plainSpan = true, false, false
 	t.c.o.onInvalid(Error{Offset: off, Bytes: bytes.Clone(b)})
+	t.broken, t.c.quick, t.c.plainSpan = false, c.quick, c.plainSpan
 }
 
 // fastDense reports whether denseFast can serve t, looking up its table
@@ -300,6 +323,9 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 			return n, nil
 		}
 	} else {
+		if t.broken {
+			return 0, errPanicked
+		}
 		if t.c.o.stripBOM {
 			if skip, short := t.bomPrefix(src, atEOF); short {
 				return 0, transform.ErrShortSrc

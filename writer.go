@@ -1,6 +1,7 @@
 package utf8stream
 
 import (
+	"bytes"
 	"errors"
 	"io"
 
@@ -35,6 +36,10 @@ type Writer struct {
 	err    error  // sticky
 	closed bool
 	cerr   error // what Close returned
+	// inCall is set during Write and Close. If it is set when one of them
+	// starts, a call panicked and left wr at a point no count reported:
+	// wr fails with errPanicked until Reset.
+	inCall bool
 }
 
 // maxMarks bounds the marks a Writer keeps before it flushes, so that
@@ -44,11 +49,14 @@ const maxMarks = 256
 // A mark records a unit in Writer.buf whose output differs from its input,
 // so that a short write can be traced back to the input it covers; or, with
 // dense set, a stretch of units that the block loop wrote, whose units are
-// found again only when a short write ends inside it.
+// found again only when a short write ends inside it; or, with copied set,
+// a well-formed sequence completed from carried bytes, whose output is its
+// input and so counts byte for byte.
 type mark struct {
 	out, nout int  // the unit's output is buf[out:out+nout]
-	nin       int  // the unit's input bytes from the current p
+	nin       int  // the unit's input bytes from the current p: the last nin of a copied unit
 	dense     bool // a stretch of units, not one
+	copied    bool // the output is the carried bytes and then nin bytes of p
 }
 
 // NewWriter returns a Writer that applies policy p to what is written to it
@@ -70,13 +78,26 @@ func (wr *Writer) Reset(w io.Writer) {
 	wr.marks = wr.marks[:0]
 	wr.err, wr.cerr = nil, nil
 	wr.closed = false
+	wr.inCall = false
 }
 
 // Stats returns the counts of ill-formed input written so far.
 func (wr *Writer) Stats() Stats { return wr.t.stats }
 
-// Write implements [io.Writer].
+// Write implements [io.Writer]. If a call of Write or Close panicked (an
+// [OnInvalid] function, or the underlying writer), every later call returns
+// an error until Reset, and nothing is written again.
 func (wr *Writer) Write(p []byte) (n int, err error) {
+	if wr.inCall && wr.err == nil {
+		wr.err = errPanicked
+	}
+	wr.inCall = true
+	n, err = wr.write(p)
+	wr.inCall = false
+	return n, err
+}
+
+func (wr *Writer) write(p []byte) (n int, err error) {
 	if wr.err != nil {
 		return 0, wr.err
 	}
@@ -190,7 +211,7 @@ func (wr *Writer) keep(p []byte, n, nd, ns int, dense bool) (int, error) {
 // addMark takes into buf the nd bytes of output written in its free room
 // for nin bytes of input, with a mark for them.
 func (wr *Writer) addMark(nd, nin int, dense bool) {
-	wr.marks = append(wr.marks, mark{len(wr.buf), nd, nin, dense})
+	wr.marks = append(wr.marks, mark{out: len(wr.buf), nout: nd, nin: nin, dense: dense})
 	wr.buf = wr.buf[:len(wr.buf)+nd]
 }
 
@@ -212,7 +233,13 @@ func (wr *Writer) fringe(p []byte, n int) int {
 		return n
 	}
 	in := max(ns-k, 0)
+	// A well-formed sequence is copied: its output is its input, the
+	// carried bytes and then p's, and a short write counts p's byte for
+	// byte. The output of a repaired unit, valid UTF-8, never equals its
+	// ill-formed input.
+	copied := in > 0 && bytes.Equal(wr.buf[len(wr.buf):len(wr.buf)+nd], src[:ns])
 	wr.addMark(nd, in, false)
+	wr.marks[len(wr.marks)-1].copied = copied
 	if ns < k {
 		wr.ntail = copy(wr.tail[:], wr.tail[ns:k])
 	} else {
@@ -277,8 +304,12 @@ func (wr *Writer) written(src []byte, m int) int {
 	for _, mk := range wr.marks {
 		if m < mk.out+mk.nout {
 			in += max(min(m, mk.out)-pos, 0)
-			if mk.dense && m > mk.out {
+			switch {
+			case mk.dense:
 				in += stretchWritten(wr.t, src[in:], m-mk.out)
+			case mk.copied:
+				// The output before p's bytes is the carried bytes.
+				in += max(m-mk.out-(mk.nout-mk.nin), 0)
 			}
 			return in
 		}
@@ -303,10 +334,12 @@ func stretchWritten(t Transformer, src []byte, m int) int {
 	}
 	var unit [2 * maxReplacement]byte
 	in, out := 0, 0
-	for out < m && in < len(src) {
+	// A unit with no output (Drop) counts once the output before it is
+	// written, as a marked one does in written.
+	for out <= m && in < len(src) {
 		v, _ := t.Span(src[in:], false)
 		if v > 0 {
-			if out+v >= m {
+			if out+v > m {
 				return in + m - out
 			}
 			in, out = in+v, out+v
@@ -327,9 +360,14 @@ func stretchWritten(t Transformer, src []byte, m int) int {
 // writer. Close returns the first error the Writer met, if any; calling it
 // again returns the same, and a Write after Close fails.
 func (wr *Writer) Close() error {
+	if wr.inCall && wr.err == nil {
+		wr.err = errPanicked
+	}
 	if wr.closed {
 		return wr.cerr
 	}
+	wr.inCall = true
+	defer func() { wr.inCall = false }()
 	wr.closed = true
 	if wr.err == nil && wr.ntail > 0 {
 		// The tail's input lies in no p: what flush reports of it is

@@ -377,3 +377,115 @@ func TestWriterAllocs(t *testing.T) {
 		}
 	}
 }
+
+// refUnit is a unit of the reference segmentation: in[start:end], whose
+// output is out; a copied unit's output is its input, byte for byte.
+type refUnit struct {
+	start, end int
+	out        []byte
+	copied     bool
+}
+
+// refUnits splits in into units with refSeq and refSubpart, the reference
+// that shares no code with decode.go, and gives each its output under p.
+// Under Reject the units stop before the first ill-formed subpart.
+func refUnits(p Policy, in []byte) []refUnit {
+	var units []refUnit
+	for i := 0; i < len(in); {
+		n := refSeq(in[i:])
+		copied := n > 0
+		if n == 0 {
+			if p == Reject {
+				break
+			}
+			n = refSubpart(in[i:])
+		}
+		out, _, _ := refTransform(p, in[i:i+n], refOpts{})
+		copied = copied && bytes.Equal(out, in[i:i+n])
+		units = append(units, refUnit{i, i + n, out, copied})
+		i += n
+	}
+	return units
+}
+
+// reached returns how many bytes of in[a:b] have all of their output in
+// the first k bytes of the output: a copied unit's bytes one by one, any
+// other unit's all or none (so a unit with no output, under Drop, once the
+// output before it is written).
+func reached(units []refUnit, k, a, b int) int {
+	count, pos := 0, 0
+	for _, u := range units {
+		for i := u.start; i < u.end; i++ {
+			ok := pos+len(u.out) <= k
+			if u.copied {
+				ok = pos+(i-u.start) < k
+			}
+			if ok && a <= i && i < b {
+				count++
+			}
+		}
+		pos += len(u.out)
+	}
+	return count
+}
+
+// TestWriterCountExact splits inputs into two and three Writes at every
+// point, over an underlying writer that takes k bytes for every k and then
+// fails, with an error or with a short count. Every Write that succeeds
+// must count all of its p; the one that fails must count exactly the bytes
+// of its own p whose output reached the underlying writer; and what that
+// writer got is a prefix of the output of the whole.
+func TestWriterCountExact(t *testing.T) {
+	boom := errors.New("disk full")
+	inputs := []string{
+		"a\xE6\x9C\xACb",
+		"\xF0\x9F\x98\x80\xE2\x82\xACz",
+		"x\xE2\x82y\xFF\xC3",
+		"é\xED\xA0\x80\xEE\xBE\x80ü",
+		"\xF0\x9F\x98\xC3\xA9\x80",
+		// Long enough for the block loop and the kernels: two Writes only.
+		string(textgen.Make("random", 150)),
+		"ab\xE6\x9C" + string(textgen.Make("invalid1pct", 150)) + "\xF0\x9F\x98\x80",
+	}
+	for _, in := range inputs {
+		for _, p := range allPolicies {
+			units := refUnits(p, []byte(in))
+			full, _, _ := refTransform(p, []byte(in), refOpts{})
+			var splits [][]int
+			for i := 0; i <= len(in); i++ {
+				splits = append(splits, []int{i})
+				for j := i; j <= len(in) && len(in) < 20; j++ {
+					splits = append(splits, []int{i, j})
+				}
+			}
+			for _, cut := range splits {
+				bounds := append(append([]int{0}, cut...), len(in))
+				for k := 0; k <= len(full); k++ {
+					for _, werr := range []error{boom, nil} {
+						lw := &limitWriter{limit: k, err: werr}
+						w := NewWriter(lw, p)
+						for i := 0; i+1 < len(bounds); i++ {
+							a, b := bounds[i], bounds[i+1]
+							n, err := w.Write([]byte(in[a:b]))
+							if err == nil {
+								if n != b-a {
+									t.Fatalf("%v %q cut %v limit %d: Write(%q) = %d, nil; want %d", p, in, cut, k, in[a:b], n, b-a)
+								}
+								continue
+							}
+							if want := reached(units, lw.buf.Len(), a, b); n != want {
+								t.Fatalf("%v %q cut %v limit %d err %v: Write(%q) = %d, %v; want %d (wrote %q)",
+									p, in, cut, k, werr, in[a:b], n, err, want, lw.buf.Bytes())
+							}
+							break
+						}
+						w.Close()
+						if !bytes.HasPrefix(full, lw.buf.Bytes()) {
+							t.Fatalf("%v %q cut %v limit %d: wrote %q; not a prefix of %q", p, in, cut, k, lw.buf.Bytes(), full)
+						}
+					}
+				}
+			}
+		}
+	}
+}
