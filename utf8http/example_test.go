@@ -1,4 +1,4 @@
-package utf8stream_test
+package utf8http_test
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/utf8stream/utf8stream"
+	"github.com/utf8stream/utf8stream/utf8http"
 )
 
 // greet decodes a JSON name and greets it, saying how many ill-formed
@@ -15,20 +16,20 @@ import (
 func greet(w http.ResponseWriter, r *http.Request) {
 	var msg struct{ Name string }
 	if err := json.NewDecoder(r.Body).Decode(&msg); err != nil {
-		if !utf8stream.WriteError(w, err) {
+		if !utf8http.WriteError(w, err) {
 			http.Error(w, "bad JSON", http.StatusBadRequest)
 		}
 		return
 	}
-	stats, _ := utf8stream.BodyStats(r)
+	stats, _ := utf8http.BodyStats(r)
 	fmt.Fprintf(w, "hello, %s (%d repaired)\n", msg.Name, stats.Subparts)
 }
 
-func ExampleMiddleware() {
+func Example() {
 	body := "{\"name\": \"Andr\xe9\"}" // Latin-1 é: not UTF-8
 
 	for _, p := range []utf8stream.Policy{utf8stream.Replace, utf8stream.Windows1252, utf8stream.Reject} {
-		h := utf8stream.Middleware(p)(http.HandlerFunc(greet))
+		h := utf8http.Middleware(p)(http.HandlerFunc(greet))
 		req := httptest.NewRequest(http.MethodPost, "/greet", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()

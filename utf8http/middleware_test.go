@@ -1,4 +1,4 @@
-package utf8stream
+package utf8http
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/utf8stream/utf8stream"
 	"github.com/utf8stream/utf8stream/internal/textgen"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
@@ -32,7 +33,7 @@ var (
 	_ interface{ FlushError() error }           = (*responseWriter)(nil)
 )
 
-var mwPolicies = []Policy{Reject, Replace, SurrogateEscape, OPTU8, Drop, Windows1252}
+var mwPolicies = []utf8stream.Policy{utf8stream.Reject, utf8stream.Replace, utf8stream.SurrogateEscape, utf8stream.OPTU8, utf8stream.Drop, utf8stream.Windows1252}
 
 // mwInputs are request and response bodies. They hold no EE BE xx or EE BF
 // xx, which OPTU8 escapes although they are valid.
@@ -72,7 +73,7 @@ func firstInvalid(b []byte) int {
 // one maximal subpart, and utf8.DecodeRune reports each such byte alone, so
 // a byte walk gives Drop and Windows1252. For the escapes it returns nil:
 // see checkOutput. It also returns the number of ill-formed subparts.
-func expected(t *testing.T, p Policy, in []byte) (want []byte, subparts int) {
+func expected(t *testing.T, p utf8stream.Policy, in []byte) (want []byte, subparts int) {
 	t.Helper()
 	replaced, _, err := transform.Bytes(unicode.UTF8.NewDecoder(), in)
 	if err != nil {
@@ -80,19 +81,19 @@ func expected(t *testing.T, p Policy, in []byte) (want []byte, subparts int) {
 	}
 	subparts = bytes.Count(replaced, []byte("\uFFFD")) - bytes.Count(in, []byte("\uFFFD"))
 	switch p {
-	case Reject:
+	case utf8stream.Reject:
 		if i := firstInvalid(in); i >= 0 {
 			return in[:i], 1
 		}
 		return in, 0
-	case Replace:
+	case utf8stream.Replace:
 		return replaced, subparts
-	case Drop, Windows1252:
+	case utf8stream.Drop, utf8stream.Windows1252:
 		want = []byte{}
 		for i := 0; i < len(in); {
 			r, n := utf8.DecodeRune(in[i:])
 			if r == utf8.RuneError && n == 1 {
-				if p == Windows1252 {
+				if p == utf8stream.Windows1252 {
 					d, err := charmap.Windows1252.NewDecoder().Bytes(in[i : i+1])
 					if err != nil {
 						t.Fatal(err)
@@ -111,14 +112,14 @@ func expected(t *testing.T, p Policy, in []byte) (want []byte, subparts int) {
 
 // checkOutput reports how got, the output of p for in, differs from what is
 // expected, or "" if it does not.
-func checkOutput(t *testing.T, p Policy, in, got []byte) string {
+func checkOutput(t *testing.T, p utf8stream.Policy, in, got []byte) string {
 	t.Helper()
-	if p == SurrogateEscape || p == OPTU8 {
-		restored, _, err := transform.Bytes(NewUnescaper(p), got)
+	if p == utf8stream.SurrogateEscape || p == utf8stream.OPTU8 {
+		restored, _, err := transform.Bytes(utf8stream.NewUnescaper(p), got)
 		if err != nil || !bytes.Equal(restored, in) {
 			return fmt.Sprintf("restoring %q gives %q, %v; want the input", got, restored, err)
 		}
-		if p == OPTU8 && !utf8.Valid(got) {
+		if p == utf8stream.OPTU8 && !utf8.Valid(got) {
 			return fmt.Sprintf("OPTU8 output %q is not valid UTF-8", got)
 		}
 		if firstInvalid(in) < 0 && !bytes.Equal(got, in) {
@@ -139,7 +140,7 @@ type seen struct {
 	err      error
 	length   int64
 	header   []string // the Content-Length header
-	stats    Stats
+	stats    utf8stream.Stats
 	statsOK  bool
 	requests int
 	getBody  func() (io.ReadCloser, error)
@@ -213,7 +214,7 @@ func TestMiddlewareRequestPolicies(t *testing.T) {
 					if len(req.Header["Content-Length"]) != 1 || req.ContentLength != int64(len(in)) {
 						t.Errorf("the caller's request changed: ContentLength %d, header %q", req.ContentLength, req.Header["Content-Length"])
 					}
-					if p != Reject {
+					if p != utf8stream.Reject {
 						if s.err != nil || rec.Code != http.StatusOK {
 							t.Errorf("read error %v, status %d; want nil, 200", s.err, rec.Code)
 						}
@@ -232,7 +233,7 @@ func TestMiddlewareRequestPolicies(t *testing.T) {
 						}
 						return
 					}
-					var e *Error
+					var e *utf8stream.Error
 					if !errors.As(s.err, &e) || e.Offset != int64(at) {
 						t.Fatalf("read error = %v; want an *Error at offset %d", s.err, at)
 					}
@@ -283,7 +284,7 @@ func TestMiddlewareContentTypes(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			var s seen
-			h := Middleware(Replace, tc.opts...)(recorder(&s))
+			h := Middleware(utf8stream.Replace, tc.opts...)(recorder(&s))
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, post(strings.NewReader(in), int64(len(in)), tc.ct))
 			if rec.Code != tc.status {
@@ -314,21 +315,21 @@ func TestMiddlewarePrevalidate(t *testing.T) {
 	valid := strings.Repeat("é", limit/2)
 	tests := []struct {
 		desc   string
-		p      Policy
+		p      utf8stream.Policy
 		in     string
 		status int
 		body   string // of the response, if not "ok"
 	}{
-		{"at limit", Reject, valid, 200, ""},
-		{"over limit", Reject, valid + "x", 413, "request body too large\n"},
-		{"over limit replace", Replace, valid + "x", 413, "request body too large\n"},
-		{"far over limit", Replace, strings.Repeat(valid, 1000), 413, "request body too large\n"},
-		{"invalid", Reject, "héllo\xff", 400, "invalid UTF-8 in request body at byte 6\n"},
-		{"invalid then over limit", Reject, "ab\xc0" + valid, 400, "invalid UTF-8 in request body at byte 2\n"},
-		{"truncated at end", Reject, "ab\xe2\x82", 400, "invalid UTF-8 in request body at byte 2\n"},
-		{"replace", Replace, "ab\xe2\x82cd\xff", 200, ""},
-		{"drop", Drop, "ab\xe2\x82cd\xff", 200, ""},
-		{"windows1252", Windows1252, "caf\xe9", 200, ""},
+		{"at limit", utf8stream.Reject, valid, 200, ""},
+		{"over limit", utf8stream.Reject, valid + "x", 413, "request body too large\n"},
+		{"over limit replace", utf8stream.Replace, valid + "x", 413, "request body too large\n"},
+		{"far over limit", utf8stream.Replace, strings.Repeat(valid, 1000), 413, "request body too large\n"},
+		{"invalid", utf8stream.Reject, "héllo\xff", 400, "invalid UTF-8 in request body at byte 6\n"},
+		{"invalid then over limit", utf8stream.Reject, "ab\xc0" + valid, 400, "invalid UTF-8 in request body at byte 2\n"},
+		{"truncated at end", utf8stream.Reject, "ab\xe2\x82", 400, "invalid UTF-8 in request body at byte 2\n"},
+		{"replace", utf8stream.Replace, "ab\xe2\x82cd\xff", 200, ""},
+		{"drop", utf8stream.Drop, "ab\xe2\x82cd\xff", 200, ""},
+		{"windows1252", utf8stream.Windows1252, "caf\xe9", 200, ""},
 	}
 	for _, tc := range tests {
 		for _, chunked := range []bool{false, true} {
@@ -389,13 +390,13 @@ func TestMiddlewareCheckURL(t *testing.T) {
 		{"later pair", "/?a=1&b=caf%E9", []Option{CheckURL()}, 400},
 		{"plus", "/?a=b+c", []Option{CheckURL()}, 200},
 		{"broken escape", "/?a=%E9%zz", []Option{CheckURL()}, 200},
-		{"NoNUL", "/?a=%00", []Option{CheckURL(), NoNUL()}, 400},
+		{"NoNUL", "/?a=%00", []Option{CheckURL(), StreamOptions(utf8stream.NoNUL())}, 400},
 		{"off by default", "/caf%E9?q=%FF", nil, 200},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			var s seen
-			h := Middleware(Replace, tc.opts...)(recorder(&s))
+			h := Middleware(utf8stream.Replace, tc.opts...)(recorder(&s))
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tc.target, nil))
 			if rec.Code != tc.status || s.called != (tc.status == 200) {
@@ -408,10 +409,10 @@ func TestMiddlewareCheckURL(t *testing.T) {
 func TestMiddlewareOnStats(t *testing.T) {
 	type call struct {
 		path       string
-		body, resp Stats
+		body, resp utf8stream.Stats
 	}
 	var calls []call
-	h := Middleware(Replace, Responses(), OnStats(func(r *http.Request, body, resp Stats) {
+	h := Middleware(utf8stream.Replace, Responses(), OnStats(func(r *http.Request, body, resp utf8stream.Stats) {
 		calls = append(calls, call{r.URL.Path, body, resp})
 	}))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
@@ -421,8 +422,8 @@ func TestMiddlewareOnStats(t *testing.T) {
 	h.ServeHTTP(httptest.NewRecorder(), post(strings.NewReader("a\x80b\x80"), 4, "text/plain"))
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/get", nil))
 	want := []call{
-		{"/", Stats{Subparts: 2, Bytes: 2, First: 1}, Stats{Subparts: 3, Bytes: 3, First: 1}},
-		{"/get", Stats{First: -1}, Stats{Subparts: 3, Bytes: 3, First: 1}},
+		{"/", utf8stream.Stats{Subparts: 2, Bytes: 2, First: 1}, utf8stream.Stats{Subparts: 3, Bytes: 3, First: 1}},
+		{"/get", utf8stream.Stats{First: -1}, utf8stream.Stats{Subparts: 3, Bytes: 3, First: 1}},
 	}
 	if fmt.Sprint(calls) != fmt.Sprint(want) {
 		t.Errorf("OnStats calls = %+v; want %+v", calls, want)
@@ -443,7 +444,7 @@ var flushes = []struct{ write, hold string }{
 }
 
 func TestMiddlewareResponseFlush(t *testing.T) {
-	h := Middleware(Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := Middleware(utf8stream.Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Header().Set("Content-Length", "1000")
 		rec := w.(interface{ Unwrap() http.ResponseWriter }).Unwrap().(*httptest.ResponseRecorder)
@@ -478,7 +479,7 @@ func TestMiddlewareResponseFlush(t *testing.T) {
 // serveResponse runs a handler that writes in in pieces of size k, with
 // Content-Type ct and a Content-Length, and returns the recorder and what
 // the handler panicked with.
-func serveResponse(p Policy, in []byte, k int, ct string, flush bool) (rec *httptest.ResponseRecorder, panicked any) {
+func serveResponse(p utf8stream.Policy, in []byte, k int, ct string, flush bool) (rec *httptest.ResponseRecorder, panicked any) {
 	h := Middleware(p, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ct != "" {
 			w.Header().Set("Content-Type", ct)
@@ -507,7 +508,7 @@ func TestMiddlewareResponsePolicies(t *testing.T) {
 						in := []byte(tc.in)
 						rec, panicked := serveResponse(p, in, k, "text/plain; charset=utf-8", flush)
 						got := rec.Body.Bytes()
-						if p != Reject {
+						if p != utf8stream.Reject {
 							if panicked != nil || rec.Code != http.StatusOK {
 								t.Fatalf("status %d, panic %v", rec.Code, panicked)
 							}
@@ -566,14 +567,14 @@ func TestMiddlewareResponseContentTypes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
-			rec, panicked := serveResponse(Replace, []byte(tc.in), 1<<10, tc.ct, false)
+			rec, panicked := serveResponse(utf8stream.Replace, []byte(tc.in), 1<<10, tc.ct, false)
 			if panicked != nil || rec.Body.String() != tc.want {
 				t.Errorf("response = %q, panic %v; want %q", rec.Body, panicked, tc.want)
 			}
 		})
 	}
 	// Without Responses nothing is touched.
-	h := Middleware(Replace)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := Middleware(utf8stream.Replace)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, ok := w.(*httptest.ResponseRecorder); !ok {
 			t.Errorf("ResponseWriter is wrapped without Responses: %T", w)
 		}
@@ -601,7 +602,7 @@ func (g *generator) Read(p []byte) (int, error) {
 
 func TestMiddlewareConstantMemory(t *testing.T) {
 	const size = 16 << 20
-	h := Middleware(Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := Middleware(utf8stream.Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		if n, err := io.Copy(w, r.Body); n < size || err != nil {
 			t.Errorf("io.Copy = %d, %v", n, err)
@@ -721,10 +722,10 @@ func TestMiddlewareServer(t *testing.T) {
 					t.Errorf("handler read: %s", msg)
 				}
 				wantStatus, wantReply := http.StatusOK, "ok"
-				if p == Reject {
+				if p == utf8stream.Reject {
 					at := firstInvalid(in)
 					wantStatus, wantReply = http.StatusBadRequest, fmt.Sprintf("invalid UTF-8 in request body at byte %d\n", at)
-					if e := (*Error)(nil); !errors.As(rerr, &e) || e.Offset != int64(at) {
+					if e := (*utf8stream.Error)(nil); !errors.As(rerr, &e) || e.Offset != int64(at) {
 						t.Errorf("handler's read error = %v; want *Error at %d", rerr, at)
 					}
 				}
@@ -737,7 +738,7 @@ func TestMiddlewareServer(t *testing.T) {
 
 	t.Run("streamed response", func(t *testing.T) {
 		next := make(chan struct{})
-		url, client := serveLocal(t, Middleware(Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		url, client := serveLocal(t, Middleware(utf8stream.Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			rc := http.NewResponseController(w)
 			if err := rc.SetWriteDeadline(time.Now().Add(10 * time.Second)); err != nil {
 				t.Errorf("SetWriteDeadline through the wrapper: %v", err)
@@ -771,7 +772,7 @@ func TestMiddlewareServer(t *testing.T) {
 	})
 
 	t.Run("hijack", func(t *testing.T) {
-		url, client := serveLocal(t, Middleware(Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		url, client := serveLocal(t, Middleware(utf8stream.Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/plain")
 			conn, bw, err := http.NewResponseController(w).Hijack()
 			if err != nil {
@@ -841,8 +842,8 @@ func BenchmarkMiddleware(b *testing.B) {
 		h    http.Handler
 	}{
 		{"none", handler},
-		{"replace", Middleware(Replace)(handler)},
-		{"reject", Middleware(Reject)(handler)},
+		{"replace", Middleware(utf8stream.Replace)(handler)},
+		{"reject", Middleware(utf8stream.Reject)(handler)},
 	} {
 		b.Run("mw="+bc.name, func(b *testing.B) {
 			body := &jsonBody{}
@@ -870,14 +871,15 @@ func TestMiddlewareRejectOptionsResize(t *testing.T) {
 		length int64
 	}{
 		{"plain", nil, "\uFEFFab", "\uFEFFab", 5},
-		{"StripBOM", []Option{StripBOM()}, "\uFEFFab", "ab", -1},
-		{"CESU8", []Option{CESU8()}, "\xed\xa0\xbd\xed\xb8\x80", "😀", -1},
-		{"ModifiedUTF8", []Option{ModifiedUTF8()}, "a\xc0\x80b", "a\x00b", -1},
+		{"StripBOM", []Option{StreamOptions(utf8stream.StripBOM())}, "\uFEFFab", "ab", -1},
+		{"CESU8", []Option{StreamOptions(utf8stream.CESU8())}, "\xed\xa0\xbd\xed\xb8\x80", "😀", -1},
+		{"ModifiedUTF8", []Option{StreamOptions(utf8stream.ModifiedUTF8())}, "a\xc0\x80b", "a\x00b", -1},
+		{"BufferSize", []Option{StreamOptions(utf8stream.BufferSize(64))}, "ab", "ab", -1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			var s seen
-			h := Middleware(Reject, tc.opts...)(recorder(&s))
+			h := Middleware(utf8stream.Reject, tc.opts...)(recorder(&s))
 			h.ServeHTTP(httptest.NewRecorder(), post(strings.NewReader(tc.in), int64(len(tc.in)), "text/plain"))
 			if string(s.body) != tc.want || s.err != nil || s.length != tc.length {
 				t.Errorf("handler read %q, %v with ContentLength %d; want %q, nil, %d", s.body, s.err, s.length, tc.want, tc.length)

@@ -1,4 +1,4 @@
-package utf8stream
+package utf8http
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/utf8stream/utf8stream"
 	"golang.org/x/text/transform"
 )
 
@@ -27,16 +28,19 @@ var defaultContentTypes = []string{
 	"application/x-ndjson",
 }
 
-// middlewareOptions holds the options that only [Middleware] reads. Its zero
-// value is the default.
-type middlewareOptions struct {
+// An Option changes what [Middleware] checks and how.
+type Option func(*options)
+
+// options holds the options of Middleware. Its zero value is the default.
+type options struct {
 	types       []string // nil means defaultContentTypes
 	typesSet    bool     // ContentTypes was given, even with no types
 	requireUTF8 bool
 	prevalidate int64 // 0 or less: stream the body
 	checkURL    bool
 	responses   bool
-	onStats     func(r *http.Request, body, response Stats)
+	onStats     func(r *http.Request, body, response utf8stream.Stats)
+	stream      []utf8stream.Option
 }
 
 // ContentTypes sets the media types whose bodies [Middleware] checks,
@@ -49,7 +53,7 @@ type middlewareOptions struct {
 // never checked.
 func ContentTypes(types ...string) Option {
 	types = append([]string(nil), types...)
-	return func(o *options) { o.mw.types, o.mw.typesSet = types, true }
+	return func(o *options) { o.types, o.typesSet = types, true }
 }
 
 // RequireUTF8 makes [Middleware] answer 415 Unsupported Media Type to a
@@ -58,19 +62,19 @@ func ContentTypes(types ...string) Option {
 // is passed to the handler untouched. A body that declares no charset is
 // taken to be UTF-8.
 func RequireUTF8() Option {
-	return func(o *options) { o.mw.requireUTF8 = true }
+	return func(o *options) { o.requireUTF8 = true }
 }
 
 // Prevalidate makes [Middleware] read a checked request body whole before
 // the handler runs, up to limit bytes. A larger body gets 413 Request Entity
-// Too Large, as from [http.MaxBytesReader]; under [Reject] an ill-formed body
-// gets 400 Bad Request with the text "invalid UTF-8 in request body at byte
-// N". Otherwise the handler gets the bytes the policy produced, with an exact
-// ContentLength and Content-Length header. By default, or with a limit of 0
-// or less, the body is checked as the handler reads it and nothing is
-// buffered.
+// Too Large, as from [http.MaxBytesReader]; under [utf8stream.Reject] an
+// ill-formed body gets 400 Bad Request with the text "invalid UTF-8 in
+// request body at byte N". Otherwise the handler gets the bytes the policy
+// produced, with an exact ContentLength and Content-Length header. By
+// default, or with a limit of 0 or less, the body is checked as the handler
+// reads it and nothing is buffered.
 func Prevalidate(limit int64) Option {
-	return func(o *options) { o.mw.prevalidate = limit }
+	return func(o *options) { o.prevalidate = limit }
 }
 
 // CheckURL makes [Middleware] also check the request's URL path and the
@@ -78,7 +82,7 @@ func Prevalidate(limit int64) Option {
 // Request when one is ill-formed, whatever the policy. A query key or value
 // whose percent-encoding is broken is left to the handler. Off by default.
 func CheckURL() Option {
-	return func(o *options) { o.mw.checkURL = true }
+	return func(o *options) { o.checkURL = true }
 }
 
 // Responses makes [Middleware] also apply its policy to response bodies of
@@ -87,19 +91,19 @@ func CheckURL() Option {
 //
 // The Content-Type is taken at WriteHeader, or sniffed from the first Write
 // as net/http does; responses to HEAD and 204 and 304 responses are not
-// checked. The handler writes through a [Writer]: when the policy may change
-// the size of the body, the Content-Length header is deleted. Flush sends
-// everything but an unfinished sequence at the end, which waits for the next
-// Write or for the handler to return; the ResponseWriter has an Unwrap
-// method, so [http.ResponseController] reaches Hijack, deadlines and the
-// rest. The status is held back until the first byte, a Flush or the end of
-// the handler: under [Reject], a response found ill-formed before that
-// becomes a 500 Internal Server Error, and one found ill-formed later is
-// aborted by a panic with [http.ErrAbortHandler], after the valid bytes
-// before the error, so the client sees a broken response rather than
+// checked. The handler writes through a [utf8stream.Writer]: when the policy
+// may change the size of the body, the Content-Length header is deleted.
+// Flush sends everything but an unfinished sequence at the end, which waits
+// for the next Write or for the handler to return; the ResponseWriter has an
+// Unwrap method, so [http.ResponseController] reaches Hijack, deadlines and
+// the rest. The status is held back until the first byte, a Flush or the end
+// of the handler: under [utf8stream.Reject], a response found ill-formed
+// before that becomes a 500 Internal Server Error, and one found ill-formed
+// later is aborted by a panic with [http.ErrAbortHandler], after the valid
+// bytes before the error, so the client sees a broken response rather than
 // ill-formed bytes.
 func Responses() Option {
-	return func(o *options) { o.mw.responses = true }
+	return func(o *options) { o.responses = true }
 }
 
 // OnStats sets a function that [Middleware] calls once for each request it
@@ -107,42 +111,54 @@ func Responses() Option {
 // answered the request itself), with the Stats of the request body and of
 // the response body. The Stats of a body that was not checked are zero with
 // First -1. By default nothing is called.
-func OnStats(f func(r *http.Request, body, response Stats)) Option {
-	return func(o *options) { o.mw.onStats = f }
+func OnStats(f func(r *http.Request, body, response utf8stream.Stats)) Option {
+	return func(o *options) { o.onStats = f }
+}
+
+// StreamOptions passes opts to each [utf8stream.Reader] and
+// [utf8stream.Writer] that [Middleware] makes, and to the check of
+// [CheckURL]; several StreamOptions add up, in order. None by default.
+// Options that change valid input, such as [utf8stream.StripBOM], apply to
+// request and response bodies alike. An [utf8stream.OnInvalid] function is
+// shared by concurrent requests, so it must be safe for concurrent use.
+func StreamOptions(opts ...utf8stream.Option) Option {
+	opts = append([]utf8stream.Option(nil), opts...)
+	return func(o *options) { o.stream = append(o.stream, opts...) }
 }
 
 // Middleware returns a function that wraps an [http.Handler] so that policy
 // p applies to the request bodies of the media types [ContentTypes] lists.
 //
-// Such a body is read through a [Reader] as the handler reads it: nothing is
-// read ahead and memory stays constant. When p may change the size of the
-// body (any policy but Reject, or Reject with [StripBOM], [CESU8] or
-// [ModifiedUTF8]) the handler sees ContentLength -1 and no Content-Length
-// header, so the request can be forwarded. Under Reject, Body.Read returns
-// the valid bytes and then an *[Error]; [WriteError] answers it with a 400.
-// [Prevalidate] checks the body before the handler runs instead.
+// Such a body is read through a [utf8stream.Reader] as the handler reads it:
+// nothing is read ahead and memory stays constant. Under
+// [utf8stream.Reject] with no [StreamOptions], the handler gets the valid
+// bytes unchanged and then an *[utf8stream.Error] from Body.Read;
+// [WriteError] answers it with a 400. Under any other policy, or with
+// StreamOptions (some of which change valid input), the body may change
+// size, so the handler sees ContentLength -1 and no Content-Length header,
+// and the request can be forwarded. [Prevalidate] checks the body before the
+// handler runs instead.
 //
 // A body that declares a charset other than UTF-8 is left alone, or gets
 // 415 with [RequireUTF8]; other media types always pass untouched. With
-// [Responses], the response body goes through a [Writer] too. [CheckURL]
-// adds a check of the URL. [BodyStats] and [OnStats] report what was found.
+// [Responses], the response body goes through a [utf8stream.Writer] too.
+// [CheckURL] adds a check of the URL. [BodyStats] and [OnStats] report what
+// was found.
 //
-// The other options are passed to each Reader and Writer; an [OnInvalid]
-// function is shared by concurrent requests, so it must be safe for
-// concurrent use. Middleware does not modify the request it is given: the
-// handler gets a shallow copy.
-func Middleware(p Policy, opts ...Option) func(http.Handler) http.Handler {
-	c := new(core)
-	c.init(p, opts)
-	mw := c.o.mw
-	if !mw.typesSet {
-		mw.types = defaultContentTypes
+// Middleware does not modify the request it is given: the handler gets a
+// shallow copy.
+func Middleware(p utf8stream.Policy, opts ...Option) func(http.Handler) http.Handler {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
+	if !o.typesSet {
+		o.types = defaultContentTypes
 	}
 	m := &middleware{
 		p:       p,
-		opts:    append([]Option(nil), opts...),
-		o:       mw,
-		resizes: c.resizes(),
+		o:       o,
+		resizes: p != utf8stream.Reject || len(o.stream) > 0,
 	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -152,18 +168,17 @@ func Middleware(p Policy, opts ...Option) func(http.Handler) http.Handler {
 }
 
 type middleware struct {
-	p       Policy
-	opts    []Option
-	o       middlewareOptions
-	resizes bool // the policy may change the number of bytes
+	p       utf8stream.Policy
+	o       options
+	resizes bool // the output may differ in length from valid input
 }
 
 // exchange is the state of one request that Middleware checks. It is the
 // context value that BodyStats finds.
 type exchange struct {
-	rd    *Reader // nil if the request body is not checked
+	rd    *utf8stream.Reader // nil if the request body is not checked
 	body  body
-	stats Stats // the request body's Stats when rd is nil but Prevalidate ran
+	stats utf8stream.Stats // the request body's Stats when rd is nil but Prevalidate ran
 	resp  responseWriter
 }
 
@@ -172,14 +187,14 @@ type ctxKey struct{}
 // body is a checked request body: reads go through the Reader, and Close
 // closes the original body.
 type body struct {
-	rd *Reader
+	rd *utf8stream.Reader
 	c  io.Closer
 }
 
 func (b *body) Read(p []byte) (int, error) { return b.rd.Read(p) }
 func (b *body) Close() error               { return b.c.Close() }
 
-var noStats = Stats{First: -1}
+var noStats = utf8stream.Stats{First: -1}
 
 func (m *middleware) serve(next http.Handler, w http.ResponseWriter, r *http.Request) {
 	if m.o.checkURL {
@@ -197,7 +212,7 @@ func (m *middleware) serve(next http.Handler, w http.ResponseWriter, r *http.Req
 				}
 			} else {
 				x = &exchange{stats: noStats}
-				x.rd = NewReader(r.Body, m.p, m.opts...)
+				x.rd = utf8stream.NewReader(r.Body, m.p, m.o.stream...)
 			}
 		}
 	}
@@ -293,7 +308,7 @@ func withoutHeader(h http.Header, key string) http.Header {
 // validURL checks the path and query of r's URL, or answers 400 and
 // reports false.
 func (m *middleware) validURL(w http.ResponseWriter, r *http.Request) bool {
-	t := NewTransformer(Reject, m.opts...)
+	t := utf8stream.NewTransformer(utf8stream.Reject, m.o.stream...)
 	valid := func(s string) bool {
 		_, _, err := transform.String(t, s)
 		return err == nil
@@ -375,7 +390,7 @@ func isUTF8Charset(params string) bool {
 // so far in the request body of r, which must be the request the handler got
 // or one derived from its context. It reports false if Middleware did not
 // check the body. Call it from the goroutine that reads the body.
-func BodyStats(r *http.Request) (Stats, bool) {
+func BodyStats(r *http.Request) (utf8stream.Stats, bool) {
 	x, _ := r.Context().Value(ctxKey{}).(*exchange)
 	switch {
 	case x == nil || x.rd == nil:
@@ -387,11 +402,11 @@ func BodyStats(r *http.Request) (Stats, bool) {
 }
 
 // WriteError answers a request with 400 Bad Request and the plain text
-// "invalid UTF-8 in request body at byte N" if err is or wraps an *[Error],
+// "invalid UTF-8 in request body at byte N" if err is or wraps an *[utf8stream.Error],
 // and reports whether it did. A handler calls it with the error its
-// Body.Read returned under [Reject].
+// Body.Read returned under [utf8stream.Reject].
 func WriteError(w http.ResponseWriter, err error) bool {
-	var e *Error
+	var e *utf8stream.Error
 	if !errors.As(err, &e) {
 		return false
 	}
@@ -406,12 +421,12 @@ type responseWriter struct {
 	rw      http.ResponseWriter
 	m       *middleware
 	head    bool
-	wr      *Writer // nil unless the body is checked
-	code    int     // the status the handler set, or 0
-	decided bool    // wr is settled
-	sent    bool    // rw.WriteHeader was called
-	hijack  bool    // the handler took over the connection
-	err     error   // the *Error that ended a rejected response
+	wr      *utf8stream.Writer // nil unless the body is checked
+	code    int                // the status the handler set, or 0
+	decided bool               // wr is settled
+	sent    bool               // rw.WriteHeader was called
+	hijack  bool               // the handler took over the connection
+	err     error              // the *Error that ended a rejected response
 }
 
 // Unwrap returns the wrapped ResponseWriter, for [http.ResponseController].
@@ -455,7 +470,7 @@ func (w *responseWriter) decide(p []byte) {
 	if w.m.resizes {
 		h.Del("Content-Length")
 	}
-	w.wr = NewWriter(sink{w}, w.m.p, w.m.opts...)
+	w.wr = utf8stream.NewWriter(sink{w}, w.m.p, w.m.o.stream...)
 }
 
 // send passes the held-back status on.
@@ -502,7 +517,7 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 // fail handles an error of the Writer. A rejected body becomes a 500 if
 // nothing was sent yet, and aborts the response otherwise.
 func (w *responseWriter) fail(err error) {
-	var e *Error
+	var e *utf8stream.Error
 	if !errors.As(err, &e) || w.err != nil {
 		return
 	}
