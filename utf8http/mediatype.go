@@ -16,26 +16,84 @@ var defaultContentTypes = []string{
 	"application/x-ndjson",
 }
 
-// textual reports whether the media type of a Content-Type header is one
-// that m checks, and whether its charset, if any, is UTF-8.
-func (m *middleware) textual(header []string) (ok, utf8 bool) {
-	if len(header) == 0 {
-		return false, false
+// What Middleware does with a request body.
+const (
+	pass   = iota // hand it on untouched
+	check         // check it as UTF-8
+	refuse        // answer 415: it declares a charset other than UTF-8
+)
+
+// requestType returns what m does with a request body with the
+// Content-Type header h. A missing or malformed Content-Type counts as
+// UTF-8 text, which the body is to a handler that reads it as what it
+// expects.
+func (m *middleware) requestType(h []string) int {
+	mt, params, ok := parseMediaType(first(h))
+	switch {
+	case !ok:
+		if len(m.o.types) > 0 || m.o.allBodies {
+			return check
+		}
+		return pass
+	case !m.o.allBodies && !matchType(mt, m.o.types):
+		return pass
+	case isUTF8Charset(params):
+		return check
+	case m.o.requireUTF8:
+		return refuse
+	case m.o.allBodies:
+		return check
 	}
-	mt, params, _ := strings.Cut(header[0], ";")
-	mt = strings.TrimSpace(mt)
-	if !matchType(mt, m.o.types) {
-		return false, false
-	}
-	return true, isUTF8Charset(params)
+	return pass
 }
 
-// matchType reports whether media type mt matches one of the patterns.
-func matchType(mt string, patterns []string) bool {
+// responseType reports whether m checks a response body with the
+// Content-Type header h. A handler that sets no media type, or a malformed
+// one, knows better than m what it writes.
+func (m *middleware) responseType(h []string) bool {
+	mt, params, ok := parseMediaType(first(h))
+	return ok && matchType(mt, m.o.types) && isUTF8Charset(params)
+}
+
+// first returns the first of the values of a header, or "".
+func first(values []string) string {
+	if len(values) == 0 {
+		return ""
+	}
+	return values[0]
+}
+
+// parseMediaType splits a Content-Type value into its media type and its
+// parameters, and reports whether the media type is well-formed: a token,
+// a slash and a token (RFC 9110, section 8.3.1).
+func parseMediaType(v string) (mt, params string, ok bool) {
+	mt, params, _ = strings.Cut(v, ";")
+	mt = strings.TrimSpace(mt)
 	typ, sub, ok := strings.Cut(mt, "/")
-	if !ok || typ == "" || sub == "" {
+	return mt, params, ok && isToken(typ) && isToken(sub)
+}
+
+// isToken reports whether s is a non-empty RFC 9110 token.
+func isToken(s string) bool {
+	if s == "" {
 		return false
 	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+			continue
+		}
+		if !strings.ContainsRune("!#$%&'*+-.^_`|~", rune(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchType reports whether the well-formed media type mt matches one of
+// the patterns.
+func matchType(mt string, patterns []string) bool {
+	typ, sub, _ := strings.Cut(mt, "/")
 	for _, p := range patterns {
 		switch {
 		case p == "*/*" || p == "*":

@@ -27,8 +27,10 @@ import (
 // and the request can be forwarded. [Prevalidate] checks the body before the
 // handler runs instead.
 //
-// A body that declares a charset other than UTF-8 is left alone, or gets
-// 415 with [RequireUTF8]; other media types always pass untouched. With
+// A request body with no Content-Type, or a malformed one, is checked as
+// well. A body of another media type, such as application/octet-stream,
+// passes untouched unless [AllRequestBodies] is given, and so does one that
+// declares a charset other than UTF-8, which gets 415 with [RequireUTF8]. With
 // [Responses], the response body goes through a [utf8stream.Writer] too.
 // [CheckURL] adds a check of the URL. [BodyStats] and [OnStats] report what
 // was found.
@@ -92,16 +94,13 @@ func (m *middleware) serve(next http.Handler, w http.ResponseWriter, r *http.Req
 	}
 	var x *exchange
 	if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 && r.Method != http.MethodHead {
-		if ok, utf8 := m.textual(r.Header["Content-Type"]); ok {
-			if !utf8 {
-				if m.o.requireUTF8 {
-					http.Error(w, "request body charset is not UTF-8", http.StatusUnsupportedMediaType)
-					return
-				}
-			} else {
-				x = &exchange{stats: noStats}
-				x.rd = utf8stream.NewReader(r.Body, m.p, m.o.stream...)
-			}
+		switch m.requestType(r.Header["Content-Type"]) {
+		case refuse:
+			http.Error(w, "request body charset is not UTF-8", http.StatusUnsupportedMediaType)
+			return
+		case check:
+			x = &exchange{stats: noStats}
+			x.rd = utf8stream.NewReader(r.Body, m.p, m.o.stream...)
 		}
 	}
 	if x == nil && !m.o.responses {

@@ -13,6 +13,7 @@ type Option func(*options)
 type options struct {
 	types       []string // nil means defaultContentTypes
 	typesSet    bool     // ContentTypes was given, even with no types
+	allBodies   bool
 	requireUTF8 bool
 	prevalidate int64 // 0 or less: stream the body
 	checkURL    bool
@@ -26,12 +27,26 @@ type options struct {
 // application/xml, *+xml, application/x-www-form-urlencoded and
 // application/x-ndjson. A type is matched without its parameters and in
 // any case; "type/*" matches every subtype of type, "*+suffix" every
-// structured syntax suffix, and "*/*" everything. ContentTypes with no
-// arguments makes Middleware check no body. A body with no Content-Type is
-// never checked.
+// structured syntax suffix, and "*/*" everything.
+//
+// A request body with no Content-Type, or one that is not a media type, is
+// checked as UTF-8 unless the list is empty: a handler that ignores the
+// header reads it as text. ContentTypes with no arguments makes Middleware
+// check no body, except with [AllRequestBodies].
 func ContentTypes(types ...string) Option {
 	types = append([]string(nil), types...)
 	return func(o *options) { o.types, o.typesSet = types, true }
+}
+
+// AllRequestBodies makes [Middleware] check every request body whatever
+// its Content-Type and charset, for an API that takes nothing but UTF-8
+// text: a handler that parses JSON without looking at the header is
+// otherwise reached unchecked by a body declared as
+// application/octet-stream or as text/plain in another charset. With
+// [RequireUTF8], a body that declares a charset other than UTF-8 still gets
+// 415. Responses are chosen by [ContentTypes] alone. Off by default.
+func AllRequestBodies() Option {
+	return func(o *options) { o.allBodies = true }
 }
 
 // RequireUTF8 makes [Middleware] answer 415 Unsupported Media Type to a

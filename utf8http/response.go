@@ -59,7 +59,7 @@ func (w *responseWriter) decide(p []byte) {
 		ct = []string{http.DetectContentType(p)}
 		h["Content-Type"] = ct
 	}
-	if ok, utf8 := w.m.textual(ct); !ok || !utf8 {
+	if !w.m.responseType(ct) {
 		return
 	}
 	if w.m.resizes {
