@@ -37,7 +37,7 @@ func (m *middleware) requestType(h []string) int {
 		return pass
 	case !m.o.allBodies && !matchType(mt, m.o.types):
 		return pass
-	case isUTF8Charset(params):
+	case isJSON(mt) || isUTF8Charset(params):
 		return check
 	case m.o.requireUTF8:
 		return refuse
@@ -52,7 +52,7 @@ func (m *middleware) requestType(h []string) int {
 // one, knows better than m what it writes.
 func (m *middleware) responseType(h []string) bool {
 	mt, params, ok := parseMediaType(first(h))
-	return ok && matchType(mt, m.o.types) && isUTF8Charset(params)
+	return ok && matchType(mt, m.o.types) && (isJSON(mt) || isUTF8Charset(params))
 }
 
 // first returns the first of the values of a header, or "".
@@ -61,6 +61,26 @@ func first(values []string) string {
 		return ""
 	}
 	return values[0]
+}
+
+// isJSON reports whether the well-formed media type mt is one of the JSON
+// family, which is UTF-8 whatever charset it declares (RFC 8259, section
+// 8.1): application/json, application/json-seq, application/ndjson,
+// application/x-ndjson, application/jsonl and every *+json type.
+func isJSON(mt string) bool {
+	typ, sub, _ := strings.Cut(mt, "/")
+	if len(sub) > len("+json") && strings.EqualFold(sub[len(sub)-len("+json"):], "+json") {
+		return true
+	}
+	if !strings.EqualFold(typ, "application") {
+		return false
+	}
+	for _, s := range [...]string{"json", "json-seq", "ndjson", "x-ndjson", "jsonl"} {
+		if strings.EqualFold(sub, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // parseMediaType splits a Content-Type value into its media type and its

@@ -30,7 +30,8 @@ import (
 // A request body with no Content-Type, or a malformed one, is checked as
 // well. A body of another media type, such as application/octet-stream,
 // passes untouched unless [AllRequestBodies] is given, and so does one that
-// declares a charset other than UTF-8, which gets 415 with [RequireUTF8]. With
+// declares a charset other than UTF-8, which gets 415 with [RequireUTF8];
+// a charset on a JSON body changes nothing, since JSON is UTF-8. With
 // [Responses], the response body goes through a [utf8stream.Writer] too.
 // [CheckURL] adds a check of the URL. [BodyStats] and [OnStats] report what
 // was found.

@@ -53,7 +53,9 @@ func AllRequestBodies() Option {
 // request whose body has a checked media type but declares a charset other
 // than UTF-8 (named "utf-8" or "utf8" in any case). By default such a body
 // is passed to the handler untouched. A body that declares no charset is
-// taken to be UTF-8.
+// taken to be UTF-8, and so is a JSON body (application/json, *+json,
+// application/x-ndjson and the like), whatever charset it declares: JSON is
+// UTF-8 by definition (RFC 8259, section 8.1), so it is checked.
 func RequireUTF8() Option {
 	return func(o *options) { o.requireUTF8 = true }
 }
@@ -79,8 +81,8 @@ func CheckURL() Option {
 }
 
 // Responses makes [Middleware] also apply its policy to response bodies of
-// a checked media type that does not declare a charset other than UTF-8.
-// Off by default.
+// a checked media type that does not declare a charset other than UTF-8
+// (JSON always counts as UTF-8). Off by default.
 //
 // The Content-Type is taken at WriteHeader, or sniffed from the first Write
 // as net/http does; responses to HEAD and 204 and 304 responses are not

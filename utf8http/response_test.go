@@ -152,6 +152,7 @@ func TestMiddlewareResponseContentTypes(t *testing.T) {
 		{"text", "text/plain", in, "a\uFFFDb"},
 		{"json", "application/json", in, "a\uFFFDb"},
 		{"latin1", "text/plain; charset=iso-8859-1", in, in},
+		{"json latin1", "application/json; charset=iso-8859-1", in, "a\uFFFDb"},
 		{"image", "image/png", in, in},
 		{"sniffed text", "", in, "a\uFFFDb"},
 		{"sniffed png", "", png, png},
