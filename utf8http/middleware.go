@@ -1,7 +1,6 @@
 package utf8http
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -36,6 +35,15 @@ import (
 // [CheckURL] adds a check of the URL. [BodyStats] and [OnStats] report what
 // was found.
 //
+// A checked body compressed with the gzip or deflate content coding is
+// decoded, checked and handed on decoded, without its Content-Encoding and
+// Content-Length headers and with ContentLength -1; the decoder is made at
+// the handler's first Read. If it does not decode, Body.Read returns an
+// error that [WriteError] answers with 400 "corrupt gzip request body" (or
+// deflate). A checked body in any other coding, or in two codings one over
+// the other, gets 415 Unsupported Media Type with an Accept-Encoding header.
+// An unchecked body passes untouched, encoded or not.
+//
 // Middleware does not modify the request it is given: the handler gets a
 // shallow copy.
 func Middleware(p utf8stream.Policy, opts ...Option) func(http.Handler) http.Handler {
@@ -68,22 +76,14 @@ type middleware struct {
 // context value that BodyStats finds.
 type exchange struct {
 	rd    *utf8stream.Reader // nil if the request body is not checked
+	src   io.Reader          // what rd reads: the request body or dec
+	dec   decoder            // the decoder of a compressed body
 	body  body
 	stats utf8stream.Stats // the request body's Stats when rd is nil but Prevalidate ran
 	resp  responseWriter
 }
 
 type ctxKey struct{}
-
-// body is a checked request body: reads go through the Reader, and Close
-// closes the original body.
-type body struct {
-	rd *utf8stream.Reader
-	c  io.Closer
-}
-
-func (b *body) Read(p []byte) (int, error) { return b.rd.Read(p) }
-func (b *body) Close() error               { return b.c.Close() }
 
 var noStats = utf8stream.Stats{First: -1}
 
@@ -100,8 +100,19 @@ func (m *middleware) serve(next http.Handler, w http.ResponseWriter, r *http.Req
 			http.Error(w, "request body charset is not UTF-8", http.StatusUnsupportedMediaType)
 			return
 		case check:
+			coding, ok := contentCoding(r.Header["Content-Encoding"])
+			if !ok {
+				w.Header().Set("Accept-Encoding", "gzip, deflate")
+				http.Error(w, "request body Content-Encoding is not supported", http.StatusUnsupportedMediaType)
+				return
+			}
 			x = &exchange{stats: noStats}
-			x.rd = utf8stream.NewReader(r.Body, m.p, m.o.stream...)
+			x.src = r.Body
+			if coding != "" {
+				x.dec = decoder{coding: coding, src: source{r: r.Body}}
+				x.src = &x.dec
+			}
+			x.rd = utf8stream.NewReader(x.src, m.p, m.o.stream...)
 		}
 	}
 	if x == nil && !m.o.responses {
@@ -116,6 +127,11 @@ func (m *middleware) serve(next http.Handler, w http.ResponseWriter, r *http.Req
 		defer m.report(x, r)
 	}
 	if x.rd != nil {
+		if x.dec.coding != "" {
+			// The handler gets the decoded body, of unknown length.
+			r.Header = withoutHeader(r.Header, "Content-Encoding", "Content-Length")
+			r.ContentLength = -1
+		}
 		if m.o.prevalidate > 0 {
 			if !m.prevalidate(x, w, r) {
 				return
@@ -124,7 +140,7 @@ func (m *middleware) serve(next http.Handler, w http.ResponseWriter, r *http.Req
 			x.body = body{x.rd, r.Body}
 			r.Body = &x.body
 			r.GetBody = nil // it would give the unchecked bytes
-			if m.resizes {
+			if m.resizes && r.ContentLength != -1 {
 				r.ContentLength = -1
 				if _, ok := r.Header["Content-Length"]; ok {
 					r.Header = withoutHeader(r.Header, "Content-Length")
@@ -151,46 +167,6 @@ func (m *middleware) report(x *exchange, r *http.Request) {
 		resp = x.resp.wr.Stats()
 	}
 	m.o.onStats(r, body, resp)
-}
-
-// prevalidate reads the whole body through x.rd and gives it to the handler
-// in r, or answers the request and reports false.
-func (m *middleware) prevalidate(x *exchange, w http.ResponseWriter, r *http.Request) bool {
-	orig := r.Body
-	x.rd.Reset(http.MaxBytesReader(w, orig, m.o.prevalidate))
-	data, err := io.ReadAll(x.rd)
-	x.stats = x.rd.Stats()
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		switch {
-		case errors.As(err, &tooBig):
-			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
-		case !WriteError(w, err):
-			http.Error(w, "cannot read request body", http.StatusBadRequest)
-		}
-		return false
-	}
-	orig.Close()
-	r.Body = io.NopCloser(bytes.NewReader(data))
-	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
-	r.ContentLength = int64(len(data))
-	if n := strconv.Itoa(len(data)); r.Header.Get("Content-Length") != n {
-		r.Header = withoutHeader(r.Header, "Content-Length")
-		r.Header["Content-Length"] = []string{n}
-	}
-	return true
-}
-
-// withoutHeader returns a copy of h without the canonical key. The copy
-// shares the value slices, capped so that an append does not write into h.
-func withoutHeader(h http.Header, key string) http.Header {
-	c := make(http.Header, len(h))
-	for k, v := range h {
-		if k != key {
-			c[k] = v[:len(v):len(v)]
-		}
-	}
-	return c
 }
 
 // validURL checks the path and query of r's URL, or answers 400 and
@@ -234,15 +210,23 @@ func BodyStats(r *http.Request) (utf8stream.Stats, bool) {
 	return x.rd.Stats(), true
 }
 
-// WriteError answers a request with 400 Bad Request and the plain text
-// "invalid UTF-8 in request body at byte N" if err is or wraps an *[utf8stream.Error],
-// and reports whether it did. A handler calls it with the error its
-// Body.Read returned under [utf8stream.Reject].
+// WriteError answers a request with 400 Bad Request if err comes from a
+// request body that [Middleware] checked, and reports whether it did. A
+// handler calls it with the error its Body.Read returned. The plain text of
+// the answer is "invalid UTF-8 in request body at byte N" if err is or wraps
+// an *[utf8stream.Error], which [utf8stream.Reject] returns, with N counted
+// in the decoded body if it was compressed, and "corrupt gzip request body"
+// (or deflate) if the compressed body could not be decoded.
 func WriteError(w http.ResponseWriter, err error) bool {
 	var e *utf8stream.Error
-	if !errors.As(err, &e) {
-		return false
+	if errors.As(err, &e) {
+		http.Error(w, "invalid UTF-8 in request body at byte "+strconv.FormatInt(e.Offset, 10), http.StatusBadRequest)
+		return true
 	}
-	http.Error(w, "invalid UTF-8 in request body at byte "+strconv.FormatInt(e.Offset, 10), http.StatusBadRequest)
-	return true
+	var c *corruptError
+	if errors.As(err, &c) {
+		http.Error(w, "corrupt "+c.coding+" request body", http.StatusBadRequest)
+		return true
+	}
+	return false
 }

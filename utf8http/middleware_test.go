@@ -134,6 +134,7 @@ type seen struct {
 	length      int64
 	header      []string // the Content-Length header
 	contentType []string
+	encoding    []string // the Content-Encoding header
 	stats       utf8stream.Stats
 	statsOK     bool
 	requests    int
@@ -149,6 +150,7 @@ func recorder(s *seen) http.Handler {
 		s.length = r.ContentLength
 		s.header = r.Header["Content-Length"]
 		s.contentType = r.Header["Content-Type"]
+		s.encoding = r.Header["Content-Encoding"]
 		s.getBody = r.GetBody
 		s.body, s.err = io.ReadAll(r.Body)
 		s.stats, s.statsOK = BodyStats(r)

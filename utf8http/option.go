@@ -64,10 +64,13 @@ func RequireUTF8() Option {
 // the handler runs, up to limit bytes. A larger body gets 413 Request Entity
 // Too Large, as from [http.MaxBytesReader]; under [utf8stream.Reject] an
 // ill-formed body gets 400 Bad Request with the text "invalid UTF-8 in
-// request body at byte N". Otherwise the handler gets the bytes the policy
-// produced, with an exact ContentLength and Content-Length header. By
-// default, or with a limit of 0 or less, the body is checked as the handler
-// reads it and nothing is buffered.
+// request body at byte N", and a compressed body that does not decode gets
+// 400 with the text "corrupt gzip request body" (or deflate). Otherwise the
+// handler gets the bytes the policy produced, with an exact ContentLength
+// and Content-Length header. The limit applies to the decoded bytes of a
+// compressed body, so a small body that decodes to a large one gets 413
+// once limit bytes are decoded. By default, or with a limit of 0 or less,
+// the body is checked as the handler reads it and nothing is buffered.
 func Prevalidate(limit int64) Option {
 	return func(o *options) { o.prevalidate = limit }
 }
