@@ -85,7 +85,9 @@ func CheckURL() Option {
 
 // Responses makes [Middleware] also apply its policy to response bodies of
 // a checked media type that does not declare a charset other than UTF-8
-// (JSON always counts as UTF-8). Off by default.
+// (JSON always counts as UTF-8). A response with a Content-Encoding header
+// other than identity, set before its first Write, is left intact: its
+// bytes are not text. Off by default.
 //
 // The Content-Type is taken at WriteHeader, or sniffed from the first Write
 // as net/http does; responses to HEAD and 204 and 304 responses are not

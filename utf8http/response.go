@@ -44,7 +44,8 @@ func (w *responseWriter) WriteHeader(code int) {
 }
 
 // decide settles whether the body is checked, sniffing the Content-Type
-// from p if the handler set none.
+// from p if the handler set none. A body with a Content-Encoding other
+// than identity is not checked.
 func (w *responseWriter) decide(p []byte) {
 	if w.decided {
 		return
@@ -54,6 +55,9 @@ func (w *responseWriter) decide(p []byte) {
 		return
 	}
 	h := w.rw.Header()
+	if coding, ok := contentCoding(h["Content-Encoding"]); coding != "" || !ok {
+		return // compressed: not text, and left to net/http as it is
+	}
 	ct, ok := h["Content-Type"]
 	if !ok && p != nil {
 		ct = []string{http.DetectContentType(p)}

@@ -178,3 +178,75 @@ func TestMiddlewareResponseContentTypes(t *testing.T) {
 		t.Errorf("response without Responses = %q; want %q", rec.Body, in)
 	}
 }
+
+func TestMiddlewareResponseContentEncoding(t *testing.T) {
+	text := []byte("caf\xe9 \xe2\x82\xac \xff and more text to make it worth compressing")
+	tests := []struct {
+		desc     string
+		ct       string // "" for none
+		encoding string
+		body     []byte
+		checked  bool
+	}{
+		{"gzip", "text/plain; charset=utf-8", "gzip", compress(t, "gzip", text), false},
+		{"gzip sniffed", "", "gzip", compress(t, "gzip", text), false},
+		{"deflate json", "application/json", "deflate", compress(t, "deflate", text), false},
+		{"br", "text/html", "br", text, false},
+		{"unknown", "text/html", "x-custom", text, false},
+		{"identity", "text/plain", "identity", text, true},
+		{"none", "text/plain", "", text, true},
+	}
+	for _, p := range []utf8stream.Policy{utf8stream.Reject, utf8stream.Replace} {
+		for _, tc := range tests {
+			t.Run(fmt.Sprintf("policy=%v/%s", p, tc.desc), func(t *testing.T) {
+				url, client := serveLocal(t, Middleware(p, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if tc.ct != "" {
+						w.Header().Set("Content-Type", tc.ct)
+					}
+					if tc.encoding != "" {
+						w.Header().Set("Content-Encoding", tc.encoding)
+					}
+					for i := 0; i < len(tc.body); i += 7 {
+						w.Write(tc.body[i:min(i+7, len(tc.body))])
+					}
+				})))
+				req, err := http.NewRequest(http.MethodGet, url, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Asked for explicitly, the transport does not decode gzip.
+				req.Header.Set("Accept-Encoding", "gzip, deflate, br")
+				resp, err := client.Do(req)
+				if err == nil {
+					var got []byte
+					got, err = io.ReadAll(resp.Body)
+					resp.Body.Close()
+					resp.Body = io.NopCloser(bytes.NewReader(got))
+				}
+				if tc.checked && p == utf8stream.Reject {
+					// Ill-formed after the first bytes went out: aborted.
+					if err == nil {
+						t.Errorf("rejected response was not aborted")
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, _ := io.ReadAll(resp.Body)
+				if ce := resp.Header.Get("Content-Encoding"); ce != tc.encoding {
+					t.Errorf("Content-Encoding = %q; want %q", ce, tc.encoding)
+				}
+				if !tc.checked {
+					if resp.StatusCode != http.StatusOK || !bytes.Equal(got, tc.body) {
+						t.Errorf("response = %d %q; want 200 and the handler's bytes %q", resp.StatusCode, got, tc.body)
+					}
+					return
+				}
+				if msg := checkOutput(t, p, text, got); msg != "" {
+					t.Error(msg)
+				}
+			})
+		}
+	}
+}
