@@ -1,6 +1,7 @@
 package utf8http
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"compress/zlib"
@@ -55,31 +56,48 @@ func contentCoding(h []string) (coding string, ok bool) {
 // the first Read, so that nothing is read before the handler reads (and a
 // client that sent "Expect: 100-continue" is not asked for the body early).
 type decoder struct {
-	coding string    // "gzip" or "deflate"
-	src    source    // the compressed body
-	r      io.Reader // the decompressor, nil before the first Read
-	err    error     // sticky
+	coding string        // "gzip" or "deflate"
+	src    source        // the compressed body
+	br     *bufio.Reader // buffers src for the decompressor
+	r      io.Reader     // the decompressor, nil before the first Read
+	err    error         // sticky
 }
+
+// errTrailing is the error of a compressed body with data after its end.
+var errTrailing = errors.New("data after the end")
 
 func (d *decoder) Read(p []byte) (n int, err error) {
 	if d.err != nil {
 		return 0, d.err
 	}
 	if d.r == nil {
+		d.br = bufio.NewReader(&d.src)
 		if d.coding == "gzip" {
-			d.r, err = gzip.NewReader(&d.src)
+			d.r, err = gzip.NewReader(d.br)
 		} else {
 			// HTTP's deflate is the zlib format (RFC 9110, section 8.4.1.2).
-			d.r, err = zlib.NewReader(&d.src)
+			d.r, err = zlib.NewReader(d.br)
 		}
 		if err != nil {
-			d.r = nil
 			d.err = d.fail(err)
 			return 0, d.err
 		}
 	}
 	n, err = d.r.Read(p)
-	if err != nil && err != io.EOF {
+	switch {
+	case err == io.EOF:
+		// gzip reads the members that follow to the end; zlib stops after
+		// its stream, so look for more data.
+		if _, err := d.br.ReadByte(); err != io.EOF {
+			if err == nil {
+				err = errTrailing
+			}
+			d.err = d.fail(err)
+			return n, d.err
+		}
+		d.err = io.EOF
+		return n, io.EOF
+	case err != nil:
 		d.err = d.fail(err)
 		err = d.err
 	}
@@ -112,8 +130,8 @@ func (s *source) Read(p []byte) (int, error) {
 }
 
 // corruptError is the error of a compressed request body that does not
-// decode: one that is truncated, has a bad checksum or is not in its
-// declared format at all.
+// decode: one that is not in its declared format, is truncated, has a bad
+// checksum or has data after its end.
 type corruptError struct {
 	coding string
 	err    error

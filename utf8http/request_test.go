@@ -185,6 +185,8 @@ func TestMiddlewareContentEncodingCorrupt(t *testing.T) {
 		{"gzip checksum", "gzip", badCRC},
 		{"gzip trailing garbage", "gzip", append(bytes.Clone(gz), "garbage"...)},
 		{"truncated deflate", "deflate", zl[:len(zl)/2]},
+		{"deflate checksum", "deflate", append(bytes.Clone(zl[:len(zl)-1]), zl[len(zl)-1]^1)},
+		{"deflate trailing garbage", "deflate", append(bytes.Clone(zl), "garbage"...)},
 		{"raw deflate", "deflate", raw.Bytes()},
 	}
 	for _, tc := range tests {
