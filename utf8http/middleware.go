@@ -14,35 +14,36 @@ import (
 )
 
 // Middleware returns a function that wraps an [http.Handler] so that policy
-// p applies to the request bodies of the media types [ContentTypes] lists.
+// p applies to the request bodies it checks: those of the media types
+// [ContentTypes] lists that declare no charset or UTF-8, JSON whatever its
+// charset, and those with no Content-Type or a malformed one. Bodies of
+// other types pass untouched unless [AllRequestBodies] is given; one that
+// declares another charset gets 415 with [RequireUTF8]. The package
+// documentation says why.
 //
-// Such a body is read through a [utf8stream.Reader] as the handler reads it:
-// nothing is read ahead and memory stays constant. Under
+// A checked body is read through a [utf8stream.Reader] as the handler reads
+// it: nothing is read ahead and memory stays constant. Under
 // [utf8stream.Reject] with no [StreamOptions], the handler gets the valid
-// bytes unchanged and then an *[utf8stream.Error] from Body.Read;
-// [WriteError] answers it with a 400. Under any other policy, or with
+// bytes unchanged and then an *[utf8stream.Error] from Body.Read, which
+// [WriteError] answers with 400. Under any other policy, or with
 // StreamOptions (some of which change valid input), the body may change
 // size, so the handler sees ContentLength -1 and no Content-Length header,
-// and the request can be forwarded. [Prevalidate] checks the body before the
-// handler runs instead.
+// and the request can be forwarded. [Prevalidate] checks the body before
+// the handler runs instead; it buffers up to its limit per request, so a
+// server that uses it should set [http.Server.ReadTimeout].
 //
-// A request body with no Content-Type, or a malformed one, is checked as
-// well. A body of another media type, such as application/octet-stream,
-// passes untouched unless [AllRequestBodies] is given, and so does one that
-// declares a charset other than UTF-8, which gets 415 with [RequireUTF8];
-// a charset on a JSON body changes nothing, since JSON is UTF-8. With
-// [Responses], the response body goes through a [utf8stream.Writer] too.
-// [CheckURL] adds a check of the URL. [BodyStats] and [OnStats] report what
-// was found.
+// A checked body with Content-Encoding gzip or deflate is decoded, checked
+// and handed on decoded, without Content-Encoding and Content-Length and
+// with ContentLength -1; the decompressor is made at the handler's first
+// Read. If the body does not decode, Body.Read returns an error that
+// WriteError answers with 400 "corrupt gzip request body" (or deflate). A
+// checked body in any other coding, or in two codings, gets 415
+// Unsupported Media Type with an Accept-Encoding header. A body that is not
+// checked passes untouched, encoded or not.
 //
-// A checked body compressed with the gzip or deflate content coding is
-// decoded, checked and handed on decoded, without its Content-Encoding and
-// Content-Length headers and with ContentLength -1; the decoder is made at
-// the handler's first Read. If it does not decode, Body.Read returns an
-// error that [WriteError] answers with 400 "corrupt gzip request body" (or
-// deflate). A checked body in any other coding, or in two codings one over
-// the other, gets 415 Unsupported Media Type with an Accept-Encoding header.
-// An unchecked body passes untouched, encoded or not.
+// With [Responses], the response body goes through a [utf8stream.Writer]
+// too, unless it has a Content-Encoding. [CheckURL] adds a check of the URL.
+// [BodyStats] and [OnStats] report what was found.
 //
 // Middleware does not modify the request it is given: the handler gets a
 // shallow copy.

@@ -71,6 +71,10 @@ func RequireUTF8() Option {
 // compressed body, so a small body that decodes to a large one gets 413
 // once limit bytes are decoded. By default, or with a limit of 0 or less,
 // the body is checked as the handler reads it and nothing is buffered.
+//
+// Each request holds up to limit bytes while its client sends the body, so
+// set [http.Server.ReadHeaderTimeout] and [http.Server.ReadTimeout] to
+// bound what slow or stalled clients can hold.
 func Prevalidate(limit int64) Option {
 	return func(o *options) { o.prevalidate = limit }
 }
