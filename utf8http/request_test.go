@@ -53,7 +53,7 @@ func TestMiddlewareContentEncoding(t *testing.T) {
 					t.Run(name, func(t *testing.T) {
 						in := []byte(tc.in)
 						applied := "identity"
-						for _, c := range strings.Split(coding, ",") {
+						for c := range strings.SplitSeq(coding, ",") {
 							if c = strings.TrimSpace(c); c != "identity" {
 								applied = c
 							}
