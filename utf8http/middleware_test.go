@@ -745,3 +745,15 @@ func TestMiddlewareRejectOptionsResize(t *testing.T) {
 		})
 	}
 }
+
+func TestMiddlewareStreamOptions(t *testing.T) {
+	const in = "\uFEFFa\xffb"
+	var s seen
+	h := Middleware(utf8stream.Replace,
+		StreamOptions(utf8stream.StripBOM()),
+		StreamOptions(utf8stream.Replacement("?")))(recorder(&s))
+	h.ServeHTTP(httptest.NewRecorder(), post(strings.NewReader(in), int64(len(in)), "text/plain"))
+	if want := "a?b"; string(s.body) != want || s.err != nil {
+		t.Errorf("handler read %q, %v; want %q: both StreamOptions applied", s.body, s.err, want)
+	}
+}
