@@ -43,8 +43,9 @@
 // [Reader] and [Writer] wrap an [io.Reader] or [io.Writer]: a file, a
 // socket, an HTTP body. [Transformer] is a [transform.SpanningTransformer]
 // for [transform.Chain], [transform.String] and the other x/text machinery.
-// [Unescaper] reverses SurrogateEscape and OPTU8. [Middleware] guards the
-// bodies of an [net/http] server. All of them make the same decisions,
+// [Unescaper] reverses SurrogateEscape and OPTU8. Package
+// [github.com/utf8stream/utf8stream/utf8http] guards the bodies of a
+// [net/http] server with them. All of them make the same decisions,
 // which live in one place: a sequence split across reads or writes gives
 // the same output as the whole, and error offsets count bytes from the
 // start of the stream.

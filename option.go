@@ -6,9 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// An Option changes how a [Transformer], [Reader], [Writer], [Unescaper] or
-// [Middleware] treats its input. Options that do not apply to a type are
-// ignored by it.
+// An Option changes how a [Transformer], [Reader], [Writer] or [Unescaper]
+// treats its input. Options that do not apply to a type are ignored by it.
 type Option func(*options)
 
 // maxReplacement bounds the length of a [Replacement] string, so that the
@@ -23,7 +22,6 @@ type options struct {
 	mutf8       bool
 	replacement string
 	onInvalid   func(Error)
-	mw          middlewareOptions // options of Middleware only, in middleware.go
 }
 
 // defaultOptions are the options of a value made with none. It is never
