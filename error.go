@@ -2,7 +2,7 @@ package utf8stream
 
 import (
 	"errors"
-	"fmt"
+	"strconv"
 
 	"github.com/utf8stream/utf8stream/internal/reason"
 )
@@ -21,7 +21,7 @@ type Error struct {
 // Error returns a message such as
 // "utf8stream: invalid UTF-8 at offset 7: bytes E9: E9 must be followed by 80..BF".
 func (e *Error) Error() string {
-	return fmt.Sprintf("utf8stream: invalid UTF-8 at offset %d: bytes % X: %s", e.Offset, e.Bytes, e.Reason())
+	return "utf8stream: invalid UTF-8 at offset " + strconv.FormatInt(e.Offset, 10) + ": bytes " + reason.Hex(e.Bytes) + ": " + e.Reason()
 }
 
 // Unwrap returns [ErrInvalid].

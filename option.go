@@ -1,7 +1,7 @@
 package utf8stream
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -80,10 +80,10 @@ func ModifiedUTF8() Option {
 // 64 bytes; s may be empty.
 func Replacement(s string) Option {
 	if !utf8.ValidString(s) {
-		panic(fmt.Sprintf("utf8stream: replacement %q is not valid UTF-8", s))
+		panic("utf8stream: replacement " + strconv.Quote(s) + " is not valid UTF-8")
 	}
 	if len(s) > maxReplacement {
-		panic(fmt.Sprintf("utf8stream: replacement is %d bytes, more than %d", len(s), maxReplacement))
+		panic("utf8stream: replacement is " + strconv.Itoa(len(s)) + " bytes, more than " + strconv.Itoa(maxReplacement))
 	}
 	return func(o *options) { o.replacement = s }
 }
@@ -116,18 +116,20 @@ func (s Stats) String() string {
 	if s.Subparts == 0 {
 		b.WriteString("no ill-formed input")
 	} else {
-		fmt.Fprintf(&b, "%d ill-formed %s (%d %s), first at offset %d",
-			s.Subparts, plural(s.Subparts, "subpart"), s.Bytes, plural(s.Bytes, "byte"), s.First)
+		b.WriteString(count(s.Subparts, "ill-formed subpart"))
+		b.WriteString(" (" + count(s.Bytes, "byte") + "), first at offset " + strconv.FormatInt(s.First, 10))
 	}
 	if s.Escaped > 0 {
-		fmt.Fprintf(&b, ", %d valid %s escaped", s.Escaped, plural(s.Escaped, "sequence"))
+		b.WriteString(", " + count(s.Escaped, "valid sequence") + " escaped")
 	}
 	return b.String()
 }
 
-func plural(n int64, word string) string {
-	if n == 1 {
-		return word
+// count returns n and what it counts, such as "1 byte" or "2 bytes".
+func count(n int64, what string) string {
+	s := strconv.FormatInt(n, 10) + " " + what
+	if n != 1 {
+		s += "s"
 	}
-	return word + "s"
+	return s
 }

@@ -2,7 +2,7 @@ package utf8stream
 
 import (
 	"errors"
-	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -42,10 +42,16 @@ func (p Policy) String() string {
 	if p < numPolicies {
 		return policyNames[p]
 	}
-	return fmt.Sprintf("Policy(%d)", uint8(p))
+	return "Policy(" + strconv.Itoa(int(p)) + ")"
 }
 
 var errPolicy = errors.New("utf8stream: unknown policy")
+
+// policyError is errPolicy with what was unknown.
+type policyError struct{ what string }
+
+func (e *policyError) Error() string { return errPolicy.Error() + " " + e.what }
+func (e *policyError) Unwrap() error { return errPolicy }
 
 // check panics if p is not one of the policies: a Policy made from a number
 // out of range is a programming error, which must not act as another policy.
@@ -73,13 +79,13 @@ func ParsePolicy(s string) (Policy, error) {
 	case "windows1252", "windows-1252", "cp1252":
 		return Windows1252, nil
 	}
-	return 0, fmt.Errorf("%w %q (want one of %s)", errPolicy, s, strings.Join(policyNames[:], ", "))
+	return 0, &policyError{strconv.Quote(s) + " (want one of " + strings.Join(policyNames[:], ", ") + ")"}
 }
 
 // MarshalText implements [encoding.TextMarshaler].
 func (p Policy) MarshalText() ([]byte, error) {
 	if p >= numPolicies {
-		return nil, fmt.Errorf("%w %d", errPolicy, uint8(p))
+		return nil, &policyError{strconv.Itoa(int(p))}
 	}
 	return []byte(policyNames[p]), nil
 }

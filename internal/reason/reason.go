@@ -5,7 +5,19 @@
 // truncated sequence at end of input.
 package reason
 
-import "fmt"
+// Hex returns b as upper-case hex pairs separated by spaces, as
+// fmt's "% X" does, without fmt and the reflection it links in.
+func Hex(b []byte) string {
+	const digits = "0123456789ABCDEF"
+	s := make([]byte, 0, 3*len(b))
+	for i, c := range b {
+		if i > 0 {
+			s = append(s, ' ')
+		}
+		s = append(s, digits[c>>4], digits[c&15])
+	}
+	return string(s)
+}
 
 // The values of Of's next that are not a byte.
 const (
@@ -33,7 +45,7 @@ func Of(b []byte, next int) string {
 	case c < 0xC2:
 		return "overlong encoding (C0 and C1 never appear)"
 	case c >= 0xF8:
-		return fmt.Sprintf("byte %02X never appears in UTF-8", c)
+		return "byte " + Hex(b[:1]) + " never appears in UTF-8"
 	case c >= 0xF5:
 		return "above U+10FFFF (F5..F7 never appear)"
 	case len(b) == 4:
@@ -43,7 +55,7 @@ func Of(b []byte, next int) string {
 	}
 	lo, hi := second(c)
 	if len(b) > 1 || lo == 0x80 && hi == 0xBF {
-		return fmt.Sprintf("% X must be followed by 80..BF", b)
+		return Hex(b) + " must be followed by 80..BF"
 	}
 	what := ""
 	switch c {
@@ -54,7 +66,7 @@ func Of(b []byte, next int) string {
 	case 0xF4:
 		what = "above U+10FFFF"
 	}
-	rule := fmt.Sprintf("%02X must be followed by %02X..%02X", c, lo, hi)
+	rule := Hex(b[:1]) + " must be followed by " + Hex([]byte{lo}) + ".." + Hex([]byte{hi})
 	switch {
 	case next == Unknown:
 		return rule + " (" + what + ", or a sequence cut short)"
