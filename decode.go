@@ -310,8 +310,26 @@ func (c *core) emit(dst, u []byte, k kind) (int, bool) {
 		return escapeBytes(dst, u, 0xEE, 0xBC)
 	case Windows1252:
 		return decode1252(dst, u)
+	case BackslashReplace:
+		return backslashBytes(dst, u)
 	}
 	return 0, true // Drop
+}
+
+// backslashBytes writes each byte b of u as \x and b in two lowercase hex
+// digits.
+func backslashBytes(dst, u []byte) (int, bool) {
+	const hex = "0123456789abcdef"
+	if len(dst) < 4*len(u) {
+		return 0, false
+	}
+	for i, b := range u {
+		dst[4*i] = '\\'
+		dst[4*i+1] = 'x'
+		dst[4*i+2] = hex[b>>4]
+		dst[4*i+3] = hex[b&0x0F]
+	}
+	return 4 * len(u), true
 }
 
 // escapeBytes writes each byte b of u as the 3-byte sequence of U+x000+b,

@@ -292,7 +292,7 @@ func unitCuts(in string) []int {
 	for i := 0; i < len(in); {
 		n, inside := refSeq([]byte(in[i:])), cutInsideValid
 		if n == 0 {
-			n, inside = refSubpart([]byte(in[i:])), cutInsideSubpart
+			n, inside = refSubpart([]byte(in[i:]), false), cutInsideSubpart
 		}
 		for k := 1; k < n; k++ {
 			cuts[i+k] = inside
