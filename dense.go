@@ -40,7 +40,8 @@ type denseTable struct {
 	// by byte as the table writes ill-formed bytes, and need not stop there.
 	esc bool
 	// stops are the bytes an option must see (NUL under NoNUL, for
-	// one): denseFast leaves them to the general path.
+	// one): denseFast leaves them to the general path. F0 stands for
+	// the lead bytes F0..F4 of the characters above U+FFFF (BMPOnly).
 	stops []byte
 	// perByte is set when the policy writes an output for each byte of
 	// an ill-formed subpart (the escapes, Windows1252, Drop) rather than
@@ -52,8 +53,8 @@ type denseTable struct {
 
 // tableKey names a table built from the default replacement.
 type tableKey struct {
-	policy                     Policy
-	noNUL, cesu8, mutf8, optu8 bool
+	policy                                    Policy
+	noNUL, cesu8, mutf8, optu8, wtf8, bmpOnly bool
 }
 
 var (
@@ -72,7 +73,7 @@ func denseTableFor(c *core) *denseTable {
 	if c.o.replacement != "\uFFFD" {
 		return buildTable(c) // not cached: a custom replacement can be anything
 	}
-	k := tableKey{c.policy, c.o.noNUL, c.o.cesu8, c.o.mutf8, c.policy == OPTU8}
+	k := tableKey{c.policy, c.o.noNUL, c.o.cesu8, c.o.mutf8, c.policy == OPTU8, c.o.wtf8, c.o.bmpOnly}
 	tablesMu.Lock()
 	defer tablesMu.Unlock()
 	if t := tables[k]; t != nil {
@@ -118,8 +119,11 @@ func buildTable(c *core) *denseTable {
 	if c.o.mutf8 {
 		t.stops = append(t.stops, 0xC0)
 	}
-	if c.o.cesu8 {
+	if c.o.cesu8 || c.o.wtf8 {
 		t.stops = append(t.stops, 0xED)
+	}
+	if c.o.bmpOnly {
+		t.stops = append(t.stops, 0xF0)
 	}
 	if c.policy == OPTU8 {
 		t.stops = append(t.stops, 0xEE)
@@ -630,24 +634,42 @@ func (t *Transformer) repair(dst, src []byte, st *repairState) bool {
 }
 
 // stopAt returns the position of the first unit in src[lo:hi] that an
-// option must see, or hi if there is none. Under OPTU8 that is only an EE
-// that starts a well-formed sequence in the escape range: any other EE is
-// copied, or is ill-formed, as the tables say. src must hold 2 bytes past
-// hi.
+// option must see, or hi if there is none. src must hold 3 bytes past hi.
 func (t *Transformer) stopAt(src []byte, lo, hi int) int {
 	for _, s := range t.c.tab.stops {
 		for i := lo; i < hi; i++ {
-			k := bytes.IndexByte(src[i:hi], s)
-			if k < 0 {
+			k := 0
+			if s == 0xF0 {
+				k = indexHigh(src[i:hi])
+			} else if k = bytes.IndexByte(src[i:hi], s); k < 0 {
 				break
 			}
 			i += k
-			if s != 0xEE || t.c.policy != OPTU8 ||
-				src[i+2]&0xC0 == 0x80 && src[i+1] <= 0xBF && t.c.optu8Escaped(src[i+1], src[i+2]) {
+			if i < hi && t.stopsAt(src[i:]) {
 				hi = i
 				break
 			}
 		}
 	}
 	return hi
+}
+
+// stopsAt reports whether an option must see the unit that starts p, at
+// one of the table's stops. Under OPTU8 an EE must be seen only where it
+// starts a well-formed sequence in the escape range, under CESU8 and WTF8
+// an ED only where it starts a surrogate (ED A0..BF), and under BMPOnly a
+// byte F0..FF only where it starts a well-formed sequence: the tables
+// write the other units right (copied, or ill-formed). p must hold 4
+// bytes.
+func (t *Transformer) stopsAt(p []byte) bool {
+	switch {
+	case p[0] == 0xEE && t.c.policy == OPTU8:
+		return p[2]&0xC0 == 0x80 && p[1] <= 0xBF && t.c.optu8Escaped(p[1], p[2])
+	case p[0] == 0xED && (t.c.o.cesu8 || t.c.o.wtf8):
+		return 0xA0 <= p[1] && p[1] <= 0xBF
+	case p[0] >= 0xF0 && t.c.o.bmpOnly:
+		_, st := scan(p[:4])
+		return st == complete
+	}
+	return true
 }

@@ -61,6 +61,10 @@
 //   - [NoNUL] treats 00 as ill-formed (valid by default).
 //   - [CESU8] converts CESU-8 surrogate pairs, and [ModifiedUTF8] converts
 //     C0 80, to standard UTF-8 (both ill-formed by default).
+//   - [WTF8] reads WTF-8: lone surrogates pass and pairs are converted
+//     (ill-formed by default).
+//   - [BMPOnly] treats characters above U+FFFF as ill-formed, as MySQL's
+//     utf8mb3 does (valid by default).
 //   - [Replacement] sets what Replace writes (U+FFFD by default).
 //   - [OnInvalid] calls a function for each ill-formed subpart (none by default).
 //   - [BufferSize] sizes internal buffers (4096 bytes by default).

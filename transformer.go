@@ -18,7 +18,7 @@ const spanChunk = 16 << 10
 //
 // Transformer keeps no input: at the end of a chunk that stops inside a
 // sequence it returns [transform.ErrShortSrc] with the 1 to 3 unfinished bytes
-// (up to 5 of a surrogate pair under [CESU8]) not consumed, as the
+// (up to 5 of a surrogate pair under [CESU8] or [WTF8]) not consumed, as the
 // Transformer contract asks, and the caller presents them again with more
 // input. Its state is the stream offset, the [Stats] and
 // whether a byte order mark is still to be stripped.
@@ -83,12 +83,14 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		// The first pass of the loop below for the common case, short
 		// input that is mostly valid, with one call fewer for each
 		// layer: at 64 bytes each costs as much as the kernel's work.
-		// Without NoNUL, span is validPrefix, or under OPTU8 spanStop.
-		// The kernel is called from this frame where there is one (at
-		// 64 bytes one frame on the way costs a tenth of the time).
+		// Without NoNUL and BMPOnly, span is validPrefix, or under
+		// OPTU8 and WTF8 spanStop. The kernel is called from this frame
+		// where there is one (at 64 bytes one frame on the way costs a
+		// tenth of the time).
+		ee := t.c.policy == OPTU8 // spanStop's kernels stop at each EE
 		if nSrc = earlyCopy(dst, src); nSrc < 0 {
 			var ok bool
-			if t.c.plain {
+			if !ee {
 				nSrc, ok = kernelCopyValid(dst, src)
 			} else {
 				nSrc, ok = kernelCopyValidStop(dst, src)
@@ -98,17 +100,18 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 				t.off += int64(nSrc)
 				return nSrc, nSrc, nil
 			case ok:
-				nSrc = copyFinish(dst, src, nSrc, !t.c.plain)
-			case t.c.plain:
+				nSrc = copyFinish(dst, src, nSrc, ee)
+			case !ee:
 				nSrc = copyValidPrefix(dst, src)
 			default:
 				nSrc = copyValidPrefixStop(dst, src)
 			}
 		}
-		if !t.c.plain && nSrc < len(src) && src[nSrc] == stopByte {
+		if !t.c.plain && nSrc+3 <= len(src) && t.c.copies(src[nSrc:]) {
 			// spanStop's first pass, which it goes on from at an EE
-			// that OPTU8 copies. (At any other byte it would stop
-			// at once: the first pass ended at an ill-formed unit.)
+			// that OPTU8 copies or a lone surrogate under WTF8. (At
+			// any other byte it would stop at once: the first pass
+			// ended at an ill-formed unit.)
 			nSrc += t.c.spanStop(dst[nSrc:], src[nSrc:])
 		}
 		if nSrc == len(src) {
@@ -270,10 +273,11 @@ func (t *Transformer) fastDense() bool {
 
 // Span implements [transform.SpanningTransformer]. It returns the length of
 // the prefix of src that t would copy unchanged, which under every policy
-// but [OPTU8] (and [NoNUL], [StripBOM]) is the well-formed prefix. The error
-// is nil when that is all of src, [transform.ErrShortSrc] when src ends in
-// an unfinished sequence and atEOF is false, and [transform.ErrEndOfSpan]
-// otherwise. Like Transform, Span advances the stream offset by n.
+// but [OPTU8] (and [NoNUL], [StripBOM], [WTF8], [BMPOnly]) is the
+// well-formed prefix. The error is nil when that is all of src,
+// [transform.ErrShortSrc] when src ends in an unfinished sequence and atEOF
+// is false, and [transform.ErrEndOfSpan] otherwise. Like Transform, Span
+// advances the stream offset by n.
 func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 	if t.c.plainSpan && !t.dense {
 		// What the general case below does for valid input, with one

@@ -18,6 +18,10 @@ import (
 // For [Reject], [Replace], [Drop], [Windows1252] and [BackslashReplace]
 // there is nothing to restore and an Unescaper copies its input unchanged.
 //
+// Under [WTF8], SurrogateEscape escapes a lone surrogate that looks like one
+// of its escapes, and under [BMPOnly] the escapes of a character above
+// U+FFFF are those of its bytes: an Unescaper needs neither option.
+//
 // Unescaper implements [transform.SpanningTransformer]. It keeps no input
 // and has no state: at the end of a chunk that stops inside an escape it
 // returns [transform.ErrShortSrc]. An Unescaper is safe for concurrent use.
