@@ -113,10 +113,11 @@ type core struct {
 	plain bool
 	// stop is set when span is spanStop: under OPTU8, WTF8 or BMPOnly.
 	stop bool
-	// plainSpan is plain without StripBOM: Span is validPrefix.
-	plainSpan bool
-	// quick is set without NoNUL, StripBOM and BMPOnly, where
-	// Transform's short path serves valid input.
+	// quickSpan is set without StripBOM, NoNUL and OPTU8, where Span's
+	// short path serves valid input.
+	quickSpan bool
+	// quick is set without NoNUL and StripBOM, where Transform's short
+	// path serves valid input.
 	quick bool
 	tab   *denseTable
 }
@@ -131,8 +132,8 @@ func (c *core) init(p Policy, opts []Option) {
 	}
 	c.stop = p == OPTU8 || c.o.wtf8 || c.o.bmpOnly
 	c.plain = !c.stop && !c.o.noNUL
-	c.plainSpan = c.plain && !c.o.stripBOM
-	c.quick = !c.o.noNUL && !c.o.stripBOM && !c.o.bmpOnly
+	c.quick = !c.o.noNUL && !c.o.stripBOM
+	c.quickSpan = c.quick && p != OPTU8
 }
 
 // denseWindow is how far span looks with the Go scanner after an
@@ -249,19 +250,46 @@ func (c *core) copies(p []byte) bool {
 // characters above U+FFFF.
 func indexHigh(p []byte) int {
 	// 8 bytes at a time: a byte b with its top bit set is F0..FF when
-	// (b&7F) + 10 reaches 80, which cannot carry into the next byte.
+	// (b&7F) + 10 reaches 80, which cannot carry into the next byte. A
+	// block of ASCII, whose top bits are clear, needs no more; after the
+	// first block that is not ASCII, the text is not likely to be, and
+	// the test costs more than it saves.
 	const ones, tops = 0x0101010101010101, 0x8080808080808080
 	high := func(x uint64) uint64 { return (x&^tops + 0x10*ones) & x }
 	i := 0
-	for ; i+32 <= len(p); i += 32 {
-		q := p[i : i+32]
-		if (high(binary.LittleEndian.Uint64(q))|high(binary.LittleEndian.Uint64(q[8:]))|
-			high(binary.LittleEndian.Uint64(q[16:]))|high(binary.LittleEndian.Uint64(q[24:])))&tops != 0 {
+	for ; i+64 <= len(p); i += 64 {
+		q := (*[64]byte)(p[i:])
+		w0, w1, w2, w3 := binary.LittleEndian.Uint64(q[0:]), binary.LittleEndian.Uint64(q[8:]), binary.LittleEndian.Uint64(q[16:]), binary.LittleEndian.Uint64(q[24:])
+		w4, w5, w6, w7 := binary.LittleEndian.Uint64(q[32:]), binary.LittleEndian.Uint64(q[40:]), binary.LittleEndian.Uint64(q[48:]), binary.LittleEndian.Uint64(q[56:])
+		if (w0|w1|w2|w3|w4|w5|w6|w7)&tops == 0 {
+			continue
+		}
+		if (high(w0)|high(w1)|high(w2)|high(w3)|high(w4)|high(w5)|high(w6)|high(w7))&tops != 0 {
+			return i + indexHighWords(p[i:i+64])
+		}
+		i += 64
+		break
+	}
+	for ; i+64 <= len(p); i += 64 {
+		q := (*[64]byte)(p[i:])
+		a := high(binary.LittleEndian.Uint64(q[0:])) | high(binary.LittleEndian.Uint64(q[8:])) |
+			high(binary.LittleEndian.Uint64(q[16:])) | high(binary.LittleEndian.Uint64(q[24:]))
+		b := high(binary.LittleEndian.Uint64(q[32:])) | high(binary.LittleEndian.Uint64(q[40:])) |
+			high(binary.LittleEndian.Uint64(q[48:])) | high(binary.LittleEndian.Uint64(q[56:]))
+		if (a|b)&tops != 0 {
 			break
 		}
 	}
+	return i + indexHighWords(p[i:])
+}
+
+// indexHighWords is indexHigh a word at a time, for short p.
+func indexHighWords(p []byte) int {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	i := 0
 	for ; i+8 <= len(p); i += 8 {
-		if m := high(binary.LittleEndian.Uint64(p[i:])) & tops; m != 0 {
+		x := binary.LittleEndian.Uint64(p[i:])
+		if m := (x&^tops + 0x10*ones) & x & tops; m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}

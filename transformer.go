@@ -83,31 +83,36 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		// The first pass of the loop below for the common case, short
 		// input that is mostly valid, with one call fewer for each
 		// layer: at 64 bytes each costs as much as the kernel's work.
-		// Without NoNUL and BMPOnly, span is validPrefix, or under
-		// OPTU8 and WTF8 spanStop. The kernel is called from this frame
-		// where there is one (at 64 bytes one frame on the way costs a
-		// tenth of the time).
+		// Without NoNUL, span is validPrefix, or under OPTU8, WTF8 and
+		// BMPOnly spanStop. The kernel is called from this frame where
+		// there is one (at 64 bytes one frame on the way costs a tenth
+		// of the time).
 		ee := t.c.policy == OPTU8 // spanStop's kernels stop at each EE
-		if nSrc = earlyCopy(dst, src); nSrc < 0 {
+		lim := src                // where spanStop's validation ends
+		if !t.c.plain && t.c.o.bmpOnly {
+			lim = src[:indexHigh(src)]
+		}
+		if nSrc = earlyCopy(dst, lim); nSrc < 0 {
 			var ok bool
 			if !ee {
-				nSrc, ok = kernelCopyValid(dst, src)
+				nSrc, ok = kernelCopyValid(dst, lim)
 			} else {
-				nSrc, ok = kernelCopyValidStop(dst, src)
+				nSrc, ok = kernelCopyValidStop(dst, lim)
 			}
 			switch {
 			case ok && nSrc == len(src):
 				t.off += int64(nSrc)
 				return nSrc, nSrc, nil
+			case ok && nSrc == len(lim):
 			case ok:
-				nSrc = copyFinish(dst, src, nSrc, ee)
+				nSrc = copyFinish(dst, lim, nSrc, ee)
 			case !ee:
-				nSrc = copyValidPrefix(dst, src)
+				nSrc = copyValidPrefix(dst, lim)
 			default:
-				nSrc = copyValidPrefixStop(dst, src)
+				nSrc = copyValidPrefixStop(dst, lim)
 			}
 		}
-		if !t.c.plain && nSrc+3 <= len(src) && t.c.copies(src[nSrc:]) {
+		if !t.c.plain && nSrc+3 <= len(lim) && t.c.copies(src[nSrc:]) {
 			// spanStop's first pass, which it goes on from at an EE
 			// that OPTU8 copies or a lone surrogate under WTF8. (At
 			// any other byte it would stop at once: the first pass
@@ -279,25 +284,34 @@ func (t *Transformer) fastDense() bool {
 // is false, and [transform.ErrEndOfSpan] otherwise. Like Transform, Span
 // advances the stream offset by n.
 func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
-	if t.c.plainSpan && !t.dense {
+	if t.c.quickSpan && !t.dense {
 		// What the general case below does for valid input, with one
 		// call fewer and no more than it needs: on short input each
 		// call and each test costs as much as the kernel's work. With
 		// the hint clear and nothing after the run, noteRun has
-		// nothing to do.
-		if n = earlyStop(src); n < 0 {
+		// nothing to do. Under WTF8 and BMPOnly, span is spanStop,
+		// whose first pass this is, as in Transform.
+		lim := src
+		if !t.c.plain && t.c.o.bmpOnly {
+			lim = src[:indexHigh(src)]
+		}
+		if n = earlyStop(lim); n < 0 {
 			// The kernel is called from this frame, as in Transform.
 			var ok bool
-			n, ok = kernelValid(src)
+			n, ok = kernelValid(lim)
 			switch {
 			case ok && n == len(src):
 				t.off += int64(n)
 				return n, nil
+			case ok && n == len(lim):
 			case ok:
-				n = kernelFinish(src, n, false)
+				n = kernelFinish(lim, n, false)
 			default:
-				n = validPrefix(src)
+				n = validPrefix(lim)
 			}
+		}
+		if !t.c.plain && n+3 <= len(lim) && t.c.copies(src[n:]) {
+			n += t.c.spanStop(nil, src[n:])
 		}
 		if n == len(src) {
 			t.off += int64(n)

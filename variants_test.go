@@ -570,7 +570,7 @@ func TestVariantsAllocs(t *testing.T) {
 }
 
 // TestIndexHigh checks indexHigh against a loop, with the first byte
-// F0..FF at each offset of inputs of every length up to 80.
+// F0..FF at each offset of inputs of every length up to 200.
 func TestIndexHigh(t *testing.T) {
 	ref := func(p []byte) int {
 		for i, b := range p {
@@ -580,16 +580,24 @@ func TestIndexHigh(t *testing.T) {
 		}
 		return len(p)
 	}
-	base := []byte(strings.Repeat("aé€\x7F\x80\xBF\xEF\xC0", 10))
-	for n := 0; n <= 80; n++ {
-		for at := -1; at < n; at++ {
-			for _, c := range []byte{0xF0, 0xF4, 0xF5, 0xFF} {
-				p := append([]byte{}, base[:n]...)
-				if at >= 0 {
-					p[at] = c
-				}
-				if got, want := indexHigh(p), ref(p); got != want {
-					t.Fatalf("indexHigh(% X) = %d; want %d", p, got, want)
+	// ASCII, mixed bytes, and ASCII up to a byte 80..EF at 100, so that
+	// both of indexHigh's loops see the F0..FF.
+	bases := [][]byte{
+		[]byte(strings.Repeat("a", 200)),
+		[]byte(strings.Repeat("aé€\x7F\x80\xBF\xEF\xC0", 25)),
+		[]byte(strings.Repeat("a", 100) + "\xEF" + strings.Repeat("b", 99)),
+	}
+	for _, base := range bases {
+		for n := 0; n <= 200; n++ {
+			for at := -1; at < n; at++ {
+				for _, c := range []byte{0xF0, 0xF4, 0xF5, 0xFF} {
+					p := append([]byte{}, base[:n]...)
+					if at >= 0 {
+						p[at] = c
+					}
+					if got, want := indexHigh(p), ref(p); got != want {
+						t.Fatalf("indexHigh(% X) = %d; want %d", p, got, want)
+					}
 				}
 			}
 		}
