@@ -95,7 +95,8 @@ func formatError(name string, line, col int64, e *utf8stream.Error, next int) st
 // unknown.
 func describe(e *utf8stream.Error, next int) string {
 	b := e.Bytes
-	if len(b) == 0 {
+	if len(b) == 0 || len(b) > 3 {
+		// Empty, or a character above U+FFFF under -bmp-only.
 		return e.Reason()
 	}
 	lead := b[0] >= 0xC2 && b[0] <= 0xF4
