@@ -203,6 +203,42 @@ func BenchmarkOptions(b *testing.B) {
 	}
 }
 
+// BenchmarkOptionsDense measures Transform under Replace with WTF8 and
+// BMPOnly, against no option, where the options' units are frequent: 1%
+// ill-formed text, random bytes, emoji (each of them ill-formed under
+// BMPOnly) and WTF-8 text with a lone surrogate every 16 bytes or so. The
+// general path takes those units one at a time.
+func BenchmarkOptionsDense(b *testing.B) {
+	options := []struct {
+		name string
+		opts []Option
+	}{{"none", nil}, {"wtf8", []Option{WTF8()}}, {"bmponly", []Option{BMPOnly()}}}
+	const size = 64 << 10
+	lone := bytes.Repeat([]byte("wtf-8 \xED\xA0\x80 name, "), size/20)
+	inputs := []benchInput{
+		{"invalid1pct", size, textgen.Make("invalid1pct", size)},
+		{"random", size, textgen.Make("random", size)},
+		{"emoji", size, textgen.Make("emoji", size)},
+		{"lone-surrogates", len(lone), lone},
+	}
+	for _, in := range inputs {
+		dst := make([]byte, 4*len(in.data)+64)
+		for _, o := range options {
+			b.Run(in.label()+"/option="+o.name, func(b *testing.B) {
+				t := NewTransformer(Replace, o.opts...)
+				b.SetBytes(int64(len(in.data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					t.Reset()
+					if _, _, err := t.Transform(dst, in.data, true); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
 // BenchmarkReader measures io.Copy(io.Discard, NewReader(...)), which
 // includes the io layer: io.Copy calls the Reader's WriteTo, which takes
 // the bytes.Reader's data through its own WriteTo.
