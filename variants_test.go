@@ -14,6 +14,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/utf8stream/utf8stream/internal/textgen"
 	"golang.org/x/text/transform"
 )
@@ -413,7 +414,8 @@ func TestVariantsChunking(t *testing.T) {
 
 // TestVariantsDense runs long inputs dense with what the options look at
 // and with ill-formed bytes, which the block loop takes, against the
-// oracle, through the Transformer, the Reader and the Writer.
+// oracle, through the Transformer, the Reader and the Writer; and checks
+// the Stats and OnInvalid calls of one call against a byte at a time.
 func TestVariantsDense(t *testing.T) {
 	pieces := []string{"a", "é", "€", "\U0001F600", "\xED\xA0\xBD", "\xED\xB8\x80", "\xED\xA0", "\xFF", "\xE2\x82", "\xF0\x9F\x98", "\xC0", "\x80", "\xED", "\xED\x9F\xBF", "\xEE\xBE\x80", "\x00"}
 	rng := textgen.Make("random", 1<<14)
@@ -444,6 +446,22 @@ func TestVariantsDense(t *testing.T) {
 				got, err = writeChunks(p, in, []int{1000, 333, 77}, opts...)
 				if !bytes.Equal(got, want) || (err != nil) != (errOff >= 0) {
 					t.Fatalf("%s %v input %d: Writer differs from the oracle: %v", combo.name, p, i, err)
+				}
+				if p == Reject {
+					continue
+				}
+				// The OnInvalid calls and Stats of the block loop, in
+				// one call, and of the general path, a byte at a time.
+				var whole, bytewise []Error
+				tw := NewTransformer(p, append(opts, OnInvalid(func(e Error) { whole = append(whole, e) }))...)
+				tw.Transform(make([]byte, 16*len(in)), in, true)
+				tb := NewTransformer(p, append(opts, OnInvalid(func(e Error) { bytewise = append(bytewise, e) }))...)
+				io.Copy(io.Discard, transform.NewReader(iotest.OneByteReader(bytes.NewReader(in)), tb))
+				tk := NewTransformer(p, opts...) // the repair kernel, where there is one
+				tk.Transform(make([]byte, 16*len(in)), in, true)
+				if tw.Stats() != tb.Stats() || tk.Stats() != tb.Stats() || !cmp.Equal(whole, bytewise) {
+					t.Fatalf("%s %v input %d: Stats %+v (%+v without OnInvalid) and %d calls in one call, %+v and %d a byte at a time",
+						combo.name, p, i, tw.Stats(), tk.Stats(), len(whole), tb.Stats(), len(bytewise))
 				}
 			}
 		}
