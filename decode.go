@@ -113,13 +113,16 @@ type core struct {
 	plain bool
 	// stop is set when span is spanStop: under OPTU8, WTF8 or BMPOnly.
 	stop bool
-	// quickSpan is set without StripBOM, NoNUL and OPTU8, where Span's
-	// short path serves valid input.
+	// ee is set under OPTU8, where spanStop's kernels stop at each EE.
+	ee bool
+	// quickSpan is set without StripBOM, NoNUL, OPTU8 and BMPOnly, where
+	// Span's short path serves valid input.
 	quickSpan bool
-	// quick is set without NoNUL and StripBOM, where Transform's short
-	// path serves valid input.
-	quick bool
-	tab   *denseTable
+	// quick is set without NoNUL, StripBOM and BMPOnly, where
+	// Transform's short path serves valid input; quickHigh is the same
+	// with BMPOnly, which has a short path of its own.
+	quick, quickHigh bool
+	tab              *denseTable
 }
 
 // init sets up c in place for policy p and opts.
@@ -130,9 +133,11 @@ func (c *core) init(p Policy, opts []Option) {
 		c.o = new(options)
 		c.o.init(opts)
 	}
-	c.stop = p == OPTU8 || c.o.wtf8 || c.o.bmpOnly
+	c.ee = p == OPTU8
+	c.stop = c.ee || c.o.wtf8 || c.o.bmpOnly
 	c.plain = !c.stop && !c.o.noNUL
-	c.quick = !c.o.noNUL && !c.o.stripBOM
+	c.quick = !c.o.noNUL && !c.o.stripBOM && !c.o.bmpOnly
+	c.quickHigh = !c.o.noNUL && !c.o.stripBOM && c.o.bmpOnly
 	c.quickSpan = c.quick && p != OPTU8
 }
 

@@ -83,36 +83,30 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		// The first pass of the loop below for the common case, short
 		// input that is mostly valid, with one call fewer for each
 		// layer: at 64 bytes each costs as much as the kernel's work.
-		// Without NoNUL, span is validPrefix, or under OPTU8, WTF8 and
-		// BMPOnly spanStop. The kernel is called from this frame where
-		// there is one (at 64 bytes one frame on the way costs a tenth
-		// of the time).
-		ee := t.c.policy == OPTU8 // spanStop's kernels stop at each EE
-		lim := src                // where spanStop's validation ends
-		if !t.c.plain && t.c.o.bmpOnly {
-			lim = src[:indexHigh(src)]
-		}
-		if nSrc = earlyCopy(dst, lim); nSrc < 0 {
+		// Without NoNUL and BMPOnly, span is validPrefix, or under
+		// OPTU8 and WTF8 spanStop. The kernel is called from this frame
+		// where there is one (at 64 bytes one frame on the way costs a
+		// tenth of the time).
+		if nSrc = earlyCopy(dst, src); nSrc < 0 {
 			var ok bool
-			if !ee {
-				nSrc, ok = kernelCopyValid(dst, lim)
+			if !t.c.ee {
+				nSrc, ok = kernelCopyValid(dst, src)
 			} else {
-				nSrc, ok = kernelCopyValidStop(dst, lim)
+				nSrc, ok = kernelCopyValidStop(dst, src)
 			}
 			switch {
 			case ok && nSrc == len(src):
 				t.off += int64(nSrc)
 				return nSrc, nSrc, nil
-			case ok && nSrc == len(lim):
 			case ok:
-				nSrc = copyFinish(dst, lim, nSrc, ee)
-			case !ee:
-				nSrc = copyValidPrefix(dst, lim)
+				nSrc = copyFinish(dst, src, nSrc, t.c.ee)
+			case !t.c.ee:
+				nSrc = copyValidPrefix(dst, src)
 			default:
-				nSrc = copyValidPrefixStop(dst, lim)
+				nSrc = copyValidPrefixStop(dst, src)
 			}
 		}
-		if !t.c.plain && nSrc+3 <= len(lim) && t.c.copies(src[nSrc:]) {
+		if nSrc < len(src) && !t.c.plain && (src[nSrc] == stopByte || src[nSrc] == 0xED) {
 			// spanStop's first pass, which it goes on from at an EE
 			// that OPTU8 copies or a lone surrogate under WTF8. (At
 			// any other byte it would stop at once: the first pass
@@ -122,6 +116,17 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		if nSrc == len(src) {
 			// With the hint clear and nothing after the run, noteRun
 			// has nothing to do.
+			t.off += int64(nSrc)
+			return nSrc, nSrc, nil
+		}
+		nDst = nSrc
+		if nSrc > 0 {
+			t.noteRun(nSrc, len(src)-nSrc)
+		}
+	} else if t.c.quickHigh && !t.dense && len(dst) >= len(src) && len(src) <= spanChunk {
+		// The same under BMPOnly, whose spanStop first finds the first
+		// byte F0..FF.
+		if nSrc = t.c.spanStop(dst, src); nSrc == len(src) {
 			t.off += int64(nSrc)
 			return nSrc, nSrc, nil
 		}
@@ -289,28 +294,23 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 		// call fewer and no more than it needs: on short input each
 		// call and each test costs as much as the kernel's work. With
 		// the hint clear and nothing after the run, noteRun has
-		// nothing to do. Under WTF8 and BMPOnly, span is spanStop,
-		// whose first pass this is, as in Transform.
-		lim := src
-		if !t.c.plain && t.c.o.bmpOnly {
-			lim = src[:indexHigh(src)]
-		}
-		if n = earlyStop(lim); n < 0 {
+		// nothing to do. Under WTF8, span is spanStop, whose first
+		// pass this is, as in Transform.
+		if n = earlyStop(src); n < 0 {
 			// The kernel is called from this frame, as in Transform.
 			var ok bool
-			n, ok = kernelValid(lim)
+			n, ok = kernelValid(src)
 			switch {
 			case ok && n == len(src):
 				t.off += int64(n)
 				return n, nil
-			case ok && n == len(lim):
 			case ok:
-				n = kernelFinish(lim, n, false)
+				n = kernelFinish(src, n, false)
 			default:
-				n = validPrefix(lim)
+				n = validPrefix(src)
 			}
 		}
-		if !t.c.plain && n+3 <= len(lim) && t.c.copies(src[n:]) {
+		if n < len(src) && !t.c.plain && src[n] == 0xED {
 			n += t.c.spanStop(nil, src[n:])
 		}
 		if n == len(src) {
