@@ -87,12 +87,12 @@ func ModifiedUTF8() Option {
 // followed by a continuation byte) is one maximal subpart. The rest is as in
 // UTF-8. Off by default.
 //
-// Two policies cannot leave a lone surrogate as it is. [SurrogateEscape]
-// escapes one in U+DC80..U+DCFF (and U+DC00 under [NoNUL]) byte by byte, as
-// [OPTU8] escapes its own range, since an [Unescaper] would take it for an
-// escape: so restoring gives back the input, with its pairs joined. [Drop]
-// writes a high and a low surrogate that only dropped bytes kept apart as
-// they are, as two 3-byte sequences.
+// Under [SurrogateEscape] a lone surrogate in U+DC80..U+DCFF (and U+DC00
+// under [NoNUL]), which an [Unescaper] would take for an escape, is escaped
+// byte by byte, as [OPTU8] escapes its own range, so that restoring gives
+// back the input with its pairs joined. Under [Drop] a high and a low
+// surrogate that only dropped bytes kept apart are written as they are, as
+// two 3-byte sequences, which a reader of WTF-8 joins.
 func WTF8() Option {
 	return func(o *options) { o.wtf8 = true }
 }
