@@ -58,7 +58,7 @@ func forImpls(b *testing.B, f func(b *testing.B)) {
 	}
 }
 
-var benchPolicies = []Policy{Reject, Replace, SurrogateEscape, OPTU8, Drop, Windows1252}
+var benchPolicies = []Policy{Reject, Replace, SurrogateEscape, OPTU8, Drop, Windows1252, BackslashReplace}
 
 // BenchmarkSpan measures validation: how fast Span finds that valid input
 // is valid (or where ill-formed input stops).
@@ -128,7 +128,7 @@ func BenchmarkPieces(b *testing.B) {
 // destination large enough for all of it.
 func BenchmarkTransform(b *testing.B) {
 	for _, in := range benchInputs() {
-		dst := make([]byte, 3*len(in.data)+64)
+		dst := make([]byte, 4*len(in.data)+64)
 		for _, p := range benchPolicies {
 			if p == Reject && !in.valid() {
 				continue
@@ -145,6 +145,95 @@ func BenchmarkTransform(b *testing.B) {
 						}
 					}
 				})
+			})
+		}
+	}
+}
+
+// BenchmarkOptions measures what WTF8 and BMPOnly cost on the valid inputs
+// but emoji (whose characters BMPOnly rejects), against no option: Span
+// under Reject, one Transform under Replace, and io.Copy from a Reader
+// under Replace. Compare with benchstat -col /option.
+func BenchmarkOptions(b *testing.B) {
+	options := []struct {
+		name string
+		opts []Option
+	}{{"none", nil}, {"wtf8", []Option{WTF8()}}, {"bmponly", []Option{BMPOnly()}}}
+	for _, in := range benchInputs() {
+		if !in.valid() || in.name == "emoji" {
+			continue
+		}
+		dst := make([]byte, len(in.data))
+		for _, op := range []string{"span", "transform", "reader"} {
+			for _, o := range options {
+				b.Run(in.label()+"/op="+op+"/option="+o.name, func(b *testing.B) {
+					b.SetBytes(int64(len(in.data)))
+					b.ReportAllocs()
+					switch op {
+					case "span":
+						t := NewTransformer(Reject, o.opts...)
+						for b.Loop() {
+							t.Reset()
+							if n, _ := t.Span(in.data, true); n != len(in.data) {
+								b.Fatalf("Span = %d", n)
+							}
+						}
+					case "transform":
+						t := NewTransformer(Replace, o.opts...)
+						for b.Loop() {
+							t.Reset()
+							if _, _, err := t.Transform(dst, in.data, true); err != nil {
+								b.Fatal(err)
+							}
+						}
+					case "reader":
+						br := bytes.NewReader(in.data)
+						r := NewReader(br, Replace, o.opts...)
+						for b.Loop() {
+							br.Reset(in.data)
+							r.Reset(br)
+							if _, err := io.Copy(io.Discard, r); err != nil {
+								b.Fatal(err)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkOptionsDense measures Transform under Replace with WTF8 and
+// BMPOnly, against no option, where the options' units are frequent: 1%
+// ill-formed text, random bytes, emoji (each of them ill-formed under
+// BMPOnly) and WTF-8 text with a lone surrogate every 16 bytes or so. The
+// general path takes those units one at a time.
+func BenchmarkOptionsDense(b *testing.B) {
+	options := []struct {
+		name string
+		opts []Option
+	}{{"none", nil}, {"wtf8", []Option{WTF8()}}, {"bmponly", []Option{BMPOnly()}}}
+	const size = 64 << 10
+	lone := bytes.Repeat([]byte("wtf-8 \xED\xA0\x80 name, "), size/20)
+	inputs := []benchInput{
+		{"invalid1pct", size, textgen.Make("invalid1pct", size)},
+		{"random", size, textgen.Make("random", size)},
+		{"emoji", size, textgen.Make("emoji", size)},
+		{"lone-surrogates", len(lone), lone},
+	}
+	for _, in := range inputs {
+		dst := make([]byte, 4*len(in.data)+64)
+		for _, o := range options {
+			b.Run(in.label()+"/option="+o.name, func(b *testing.B) {
+				t := NewTransformer(Replace, o.opts...)
+				b.SetBytes(int64(len(in.data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					t.Reset()
+					if _, _, err := t.Transform(dst, in.data, true); err != nil {
+						b.Fatal(err)
+					}
+				}
 			})
 		}
 	}

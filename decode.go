@@ -2,6 +2,8 @@ package utf8stream
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -93,7 +95,7 @@ const (
 	kValid   kind = iota // copy as it is
 	kShort               // wait for more input
 	kInvalid             // an ill-formed subpart: apply the policy
-	kEscape              // OPTU8: a valid sequence in the escape range, escaped byte by byte
+	kEscape              // a valid sequence in the escape range of OPTU8 (or SurrogateEscape under WTF8), escaped byte by byte
 	kCESU                // a CESU-8 surrogate pair, written as one 4-byte sequence
 	kMUTF                // C0 80, written as 00
 )
@@ -107,14 +109,20 @@ type core struct {
 	// policy and these options; tab is looked up when first needed.
 	noTab bool
 	// plain is set when span is validPrefix: not under OPTU8, and not
-	// with NoNUL.
+	// with NoNUL, WTF8 or BMPOnly.
 	plain bool
-	// plainSpan is plain without StripBOM: Span is validPrefix.
-	plainSpan bool
-	// quick is set without NoNUL and StripBOM, where Transform's short
-	// path serves valid input.
-	quick bool
-	tab   *denseTable
+	// stop is set when span is spanStop: under OPTU8, WTF8 or BMPOnly.
+	stop bool
+	// ee is set under OPTU8, where spanStop's kernels stop at each EE.
+	ee bool
+	// quickSpan is set without StripBOM, NoNUL, OPTU8 and BMPOnly, where
+	// Span's short path serves valid input.
+	quickSpan bool
+	// quick is set without NoNUL, StripBOM and BMPOnly, where
+	// Transform's short path serves valid input; quickHigh is the same
+	// with BMPOnly, which has a short path of its own.
+	quick, quickHigh bool
+	tab              *denseTable
 }
 
 // init sets up c in place for policy p and opts.
@@ -132,9 +140,13 @@ func (c *core) init(p Policy, opts []Option) {
 // setPaths sets the flags that choose the fast paths from the policy and
 // the options.
 func (c *core) setPaths() {
-	c.plain = c.policy != OPTU8 && !c.o.noNUL
-	c.plainSpan = c.plain && !c.o.stripBOM
-	c.quick = !c.o.noNUL && !c.o.stripBOM
+	p := c.policy
+	c.ee = p == OPTU8
+	c.stop = c.ee || c.o.wtf8 || c.o.bmpOnly
+	c.plain = !c.stop && !c.o.noNUL
+	c.quick = !c.o.noNUL && !c.o.stripBOM && !c.o.bmpOnly
+	c.quickHigh = !c.o.noNUL && !c.o.stripBOM && c.o.bmpOnly
+	c.quickSpan = c.quick && p != OPTU8
 }
 
 // denseWindow is how far span looks with the Go scanner after an
@@ -153,13 +165,14 @@ const denseLast = 128
 // either copies or stops, and under the options that drop or convert valid
 // bytes.
 func (c *core) resizes() bool {
-	return c.policy != Reject || c.o.stripBOM || c.o.cesu8 || c.o.mutf8
+	return c.policy != Reject || c.o.stripBOM || c.o.cesu8 || c.o.mutf8 || c.o.wtf8
 }
 
 // span returns the length of the prefix of p that the core copies unchanged:
-// well-formed complete sequences, less OPTU8's escape range and NUL when the
-// options ask for it. dense says that the unit before p was ill-formed, so
-// that another may well follow soon; it changes only the speed.
+// well-formed complete sequences (and WTF8's lone surrogates), less OPTU8's
+// escape range, NUL and characters above U+FFFF when the options ask for
+// it. dense says that the unit before p was ill-formed, so that another may
+// well follow soon; it changes only the speed.
 func (c *core) span(p []byte, dense bool) int {
 	if dense && len(p) > denseWindow {
 		if n := validPrefixGeneric(p[:denseWindow]); n <= denseWindow-4 {
@@ -170,7 +183,7 @@ func (c *core) span(p []byte, dense bool) int {
 			p = p[:n]
 		}
 	}
-	if c.policy == OPTU8 {
+	if c.stop {
 		return c.spanStop(nil, p)
 	}
 	return c.cutNUL(p, validPrefix(p))
@@ -180,24 +193,38 @@ func (c *core) span(p []byte, dense bool) int {
 // as copyValidPrefix does: len(dst) must be at least len(p), and the bytes
 // of dst after the prefix are unspecified.
 func (c *core) copySpan(dst, p []byte) int {
-	if c.policy == OPTU8 {
+	if c.stop {
 		return c.spanStop(dst, p)
 	}
 	return c.cutNUL(p, copyValidPrefix(dst, p))
 }
 
-// spanStop is span under OPTU8, which the kernels that stop at each EE
-// serve: it steps over the EE sequences that OPTU8 copies and stops at
-// those it escapes. With dst it also copies, as copySpan does.
+// spanStop is span under OPTU8, WTF8 or BMPOnly. Under OPTU8 the kernels
+// that stop at each EE serve it, and it steps over the EE sequences that
+// OPTU8 copies; under WTF8 it steps over the lone surrogates, at which the
+// kernels stop as at any ill-formed byte; under BMPOnly it looks no further
+// than the first byte F0..FF. With dst it also copies, as copySpan does.
 func (c *core) spanStop(dst, p []byte) int {
+	whole := p
+	if c.o.bmpOnly {
+		// Before the validation, which then stops there at the latest:
+		// a character above U+FFFF ends the span, and the bytes F5..FF
+		// are ill-formed.
+		p = p[:indexHigh(p)]
+	}
 	n := 0
 	for {
-		if dst == nil {
+		switch {
+		case c.policy != OPTU8 && dst == nil:
+			n += validPrefix(p[n:])
+		case c.policy != OPTU8:
+			n += copyValidPrefix(dst[n:], p[n:])
+		case dst == nil:
 			n += validPrefixStop(p[n:])
-		} else {
+		default:
 			n += copyValidPrefixStop(dst[n:], p[n:])
 		}
-		if n+3 > len(p) || p[n] != stopByte || p[n+1]&0xC0 != 0x80 || p[n+2]&0xC0 != 0x80 || c.optu8Escaped(p[n+1], p[n+2]) {
+		if n+3 > len(p) || !c.copies(whole[n:]) {
 			break
 		}
 		if dst != nil {
@@ -206,6 +233,85 @@ func (c *core) spanStop(dst, p []byte) int {
 		n += 3
 	}
 	return c.cutNUL(p, n)
+}
+
+// copies reports whether the core copies unchanged the 3-byte sequence at
+// the start of p, where a kernel stopped: under OPTU8 one that starts with
+// EE and lies outside the escape range, under WTF8 a lone surrogate that
+// SurrogateEscape does not escape. p must hold 3 bytes at least.
+func (c *core) copies(p []byte) bool {
+	if p[1]&0xC0 != 0x80 || p[2]&0xC0 != 0x80 {
+		return false
+	}
+	switch {
+	case p[0] == stopByte && c.policy == OPTU8:
+		return !c.optu8Escaped(p[1], p[2])
+	case p[0] == 0xED && c.o.wtf8 && p[1] >= 0xA0:
+		if p[1] < 0xB0 {
+			// A high surrogate, which is lone unless the next bytes
+			// are, or may yet be, a low one.
+			_, k := cesuPair(p, false)
+			return k == kInvalid
+		}
+		return !c.surrogateEscaped(p[1], p[2])
+	}
+	return false
+}
+
+// indexHigh returns the offset of the first byte F0..FF in p, or len(p) if
+// there is none. Within valid UTF-8 those are the lead bytes F0..F4 of the
+// characters above U+FFFF.
+func indexHigh(p []byte) int {
+	// 8 bytes at a time: a byte b with its top bit set is F0..FF when
+	// (b&7F) + 10 reaches 80, which cannot carry into the next byte. A
+	// block of ASCII, whose top bits are clear, needs no more; after the
+	// first block that is not ASCII, the text is not likely to be, and
+	// the test costs more than it saves.
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	high := func(x uint64) uint64 { return (x&^tops + 0x10*ones) & x }
+	i := 0
+	for ; i+64 <= len(p); i += 64 {
+		q := (*[64]byte)(p[i:])
+		w0, w1, w2, w3 := binary.LittleEndian.Uint64(q[0:]), binary.LittleEndian.Uint64(q[8:]), binary.LittleEndian.Uint64(q[16:]), binary.LittleEndian.Uint64(q[24:])
+		w4, w5, w6, w7 := binary.LittleEndian.Uint64(q[32:]), binary.LittleEndian.Uint64(q[40:]), binary.LittleEndian.Uint64(q[48:]), binary.LittleEndian.Uint64(q[56:])
+		if (w0|w1|w2|w3|w4|w5|w6|w7)&tops == 0 {
+			continue
+		}
+		if (high(w0)|high(w1)|high(w2)|high(w3)|high(w4)|high(w5)|high(w6)|high(w7))&tops != 0 {
+			return i + indexHighWords(p[i:i+64])
+		}
+		i += 64
+		break
+	}
+	for ; i+64 <= len(p); i += 64 {
+		q := (*[64]byte)(p[i:])
+		a := high(binary.LittleEndian.Uint64(q[0:])) | high(binary.LittleEndian.Uint64(q[8:])) |
+			high(binary.LittleEndian.Uint64(q[16:])) | high(binary.LittleEndian.Uint64(q[24:]))
+		b := high(binary.LittleEndian.Uint64(q[32:])) | high(binary.LittleEndian.Uint64(q[40:])) |
+			high(binary.LittleEndian.Uint64(q[48:])) | high(binary.LittleEndian.Uint64(q[56:]))
+		if (a|b)&tops != 0 {
+			break
+		}
+	}
+	return i + indexHighWords(p[i:])
+}
+
+// indexHighWords is indexHigh a word at a time, for short p.
+func indexHighWords(p []byte) int {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		x := binary.LittleEndian.Uint64(p[i:])
+		if m := (x&^tops + 0x10*ones) & x & tops; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(p); i++ {
+		if p[i] >= 0xF0 {
+			return i
+		}
+	}
+	return len(p)
 }
 
 // cutNUL returns n, the length of a valid prefix of p, or under NoNUL the
@@ -225,6 +331,13 @@ func (c *core) optu8Escaped(b1, b2 byte) bool {
 	return b1 >= 0xBE || (c.o.noNUL && b1 == 0xBC && b2 == 0x80)
 }
 
+// surrogateEscaped reports whether the lone surrogate ED b1 b2, well-formed
+// under WTF8, lies in SurrogateEscape's escape range and so must itself be
+// escaped.
+func (c *core) surrogateEscaped(b1, b2 byte) bool {
+	return c.policy == SurrogateEscape && (b1 == 0xB2 || b1 == 0xB3 || c.o.noNUL && b1 == 0xB0 && b2 == 0x80)
+}
+
 // unit classifies the unit at the start of p, which must not be empty, and
 // returns its length. It is called where span stopped.
 func (c *core) unit(p []byte, atEOF bool) (int, kind) {
@@ -240,9 +353,15 @@ func (c *core) unit(p []byte, atEOF bool) (int, kind) {
 			return 2, kMUTF
 		}
 	}
-	if b == 0xED && c.o.cesu8 {
+	if b == 0xED && (c.o.cesu8 || c.o.wtf8) {
 		if n, k := cesuPair(p, atEOF); k != kInvalid {
+			if k == kCESU && c.o.bmpOnly {
+				return n, kInvalid
+			}
 			return n, k
+		}
+		if c.o.wtf8 && len(p) > 1 && 0xA0 <= p[1] && p[1] <= 0xBF {
+			return c.surrogate(p, atEOF)
 		}
 	}
 	n, st := scan(p)
@@ -258,7 +377,25 @@ func (c *core) unit(p []byte, atEOF bool) (int, kind) {
 	if n == 3 && b == 0xEE && c.policy == OPTU8 && c.optu8Escaped(p[1], p[2]) {
 		return 3, kEscape
 	}
+	if n == 4 && c.o.bmpOnly {
+		return 4, kInvalid
+	}
 	return n, kValid
+}
+
+// surrogate classifies, under WTF8, the unit at the start of p, which starts
+// with ED A0..BF and is not a surrogate pair: a lone surrogate, or a
+// truncated one, which is a maximal subpart of 2 bytes.
+func (c *core) surrogate(p []byte, atEOF bool) (int, kind) {
+	switch {
+	case len(p) == 2 && !atEOF:
+		return 0, kShort
+	case len(p) == 2 || p[2]&0xC0 != 0x80:
+		return 2, kInvalid
+	case c.surrogateEscaped(p[1], p[2]):
+		return 3, kEscape
+	}
+	return 3, kValid
 }
 
 // cesuPair matches ED A0..AF 80..BF ED B0..BF 80..BF at the start of p. It
@@ -301,10 +438,8 @@ func (c *core) emit(dst, u []byte, k kind) (int, bool) {
 		hi := rune(u[1]&0x0F)<<6 | rune(u[2]&0x3F)
 		lo := rune(u[4]&0x0F)<<6 | rune(u[5]&0x3F)
 		return utf8.EncodeRune(dst, 0x10000+hi<<10+lo), true
-	case kEscape:
-		return escapeBytes(dst, u, 0xEE, 0xBC)
 	}
-	// kInvalid
+	// kInvalid, or kEscape under OPTU8 and SurrogateEscape
 	switch c.policy {
 	case Replace:
 		if len(dst) < len(c.o.replacement) {
@@ -316,9 +451,39 @@ func (c *core) emit(dst, u []byte, k kind) (int, bool) {
 	case OPTU8:
 		return escapeBytes(dst, u, 0xEE, 0xBC)
 	case Windows1252:
+		if len(u) > 3 {
+			// A character above U+FFFF under BMPOnly.
+			return copyAll(dst, "\uFFFD")
+		}
 		return decode1252(dst, u)
+	case BackslashReplace:
+		return backslashBytes(dst, u)
 	}
 	return 0, true // Drop
+}
+
+// copyAll copies all of s to dst, or reports false if it does not fit.
+func copyAll(dst []byte, s string) (int, bool) {
+	if len(dst) < len(s) {
+		return 0, false
+	}
+	return copy(dst, s), true
+}
+
+// backslashBytes writes each byte b of u as \x and b in two lowercase hex
+// digits.
+func backslashBytes(dst, u []byte) (int, bool) {
+	const hex = "0123456789abcdef"
+	if len(dst) < 4*len(u) {
+		return 0, false
+	}
+	for i, b := range u {
+		dst[4*i] = '\\'
+		dst[4*i+1] = 'x'
+		dst[4*i+2] = hex[b>>4]
+		dst[4*i+3] = hex[b&0x0F]
+	}
+	return 4 * len(u), true
 }
 
 // escapeBytes writes each byte b of u as the 3-byte sequence of U+x000+b,

@@ -40,8 +40,16 @@ type denseTable struct {
 	// by byte as the table writes ill-formed bytes, and need not stop there.
 	esc bool
 	// stops are the bytes an option must see (NUL under NoNUL, for
-	// one): denseFast leaves them to the general path.
+	// one): denseFast leaves them to the general path. F0 stands for
+	// the lead bytes F0..F4 of the characters above U+FFFF (BMPOnly
+	// under Windows1252).
 	stops []byte
+	// four is set under BMPOnly but for Windows1252: denseFast's Go
+	// loop classifies a well-formed 4-byte sequence as an ill-formed
+	// unit of 4 bytes, whose output the table gives (one replacement,
+	// or one output per byte), and the repair kernel, which cannot,
+	// takes no block that holds one.
+	four bool
 	// perByte is set when the policy writes an output for each byte of
 	// an ill-formed subpart (the escapes, Windows1252, Drop) rather than
 	// one for the subpart (Replace).
@@ -52,8 +60,8 @@ type denseTable struct {
 
 // tableKey names a table built from the default replacement.
 type tableKey struct {
-	policy                     Policy
-	noNUL, cesu8, mutf8, optu8 bool
+	policy                                    Policy
+	noNUL, cesu8, mutf8, optu8, wtf8, bmpOnly bool
 }
 
 var (
@@ -72,7 +80,7 @@ func denseTableFor(c *core) *denseTable {
 	if c.o.replacement != "\uFFFD" {
 		return buildTable(c) // not cached: a custom replacement can be anything
 	}
-	k := tableKey{c.policy, c.o.noNUL, c.o.cesu8, c.o.mutf8, c.policy == OPTU8}
+	k := tableKey{c.policy, c.o.noNUL, c.o.cesu8, c.o.mutf8, c.policy == OPTU8, c.o.wtf8, c.o.bmpOnly}
 	tablesMu.Lock()
 	defer tablesMu.Unlock()
 	if t := tables[k]; t != nil {
@@ -118,9 +126,14 @@ func buildTable(c *core) *denseTable {
 	if c.o.mutf8 {
 		t.stops = append(t.stops, 0xC0)
 	}
-	if c.o.cesu8 {
+	if c.o.cesu8 || c.o.wtf8 {
 		t.stops = append(t.stops, 0xED)
 	}
+	if c.o.bmpOnly && c.policy == Windows1252 {
+		// One U+FFFD for the 4 bytes, where the table decodes each.
+		t.stops = append(t.stops, 0xF0)
+	}
+	t.four = c.o.bmpOnly && c.policy != Windows1252
 	if c.policy == OPTU8 {
 		t.stops = append(t.stops, 0xEE)
 		t.esc = len(t.stops) == 1
@@ -294,7 +307,7 @@ func (t *Transformer) denseTailIn(dst, in, src []byte, pos int) (nDst, nSrc int)
 // denseTail, up to a byte an option must see: there is a kernel, no
 // callback, and no output longer than 3 bytes.
 func (t *Transformer) repairs() bool {
-	return haveRepair() && t.c.tab.maxOut <= 3 && t.c.o.onInvalid == nil
+	return haveRepair() && t.c.tab.maxOut <= 3 && t.c.o.onInvalid == nil && !t.c.tab.four
 }
 
 // takesTail reports whether denseTailBlock can take src, at most a block:
@@ -412,7 +425,18 @@ func (t *Transformer) denseBlocks(dst, src []byte, end, pos int) (nDst, nSrc int
 				break
 			}
 			nc, ci = min(len(cls), (lim-p)/blk+1), 0
+			if tab.four && haveRepair() && !cb && p+blk <= lim && fourAt(src, p, p+blk) < p+blk {
+				// The kernel stopped at a 4-byte sequence, which it
+				// cannot take: the Go loop takes its block, and the
+				// kernel goes on after it.
+				nc, fast = 1, true
+			}
 			classifyBlocks(src[p:], cls[:nc])
+			if tab.four {
+				for i := range cls[:nc] {
+					cls[i].v &^= cls[i].m4
+				}
+			}
 		}
 		c := cls[ci]
 		ci++
@@ -619,6 +643,11 @@ func (t *Transformer) repair(dst, src []byte, st *repairState) bool {
 		// loop stops there.
 		n = (t.stopAt(src, st.p, st.p+n*blk) - st.p) / blk
 	}
+	if n > 0 && tab.four {
+		// Only the blocks before a 4-byte sequence: the Go loop takes
+		// that one.
+		n = (fourAt(src, st.p, st.p+n*blk) - st.p) / blk
+	}
 	st.jmax = len(dst) - tab.repairRoom()
 	st.cleanMax = cleanBlocks
 	if n == 0 || st.j > st.jmax || st.clean >= cleanBlocks {
@@ -630,24 +659,54 @@ func (t *Transformer) repair(dst, src []byte, st *repairState) bool {
 }
 
 // stopAt returns the position of the first unit in src[lo:hi] that an
-// option must see, or hi if there is none. Under OPTU8 that is only an EE
-// that starts a well-formed sequence in the escape range: any other EE is
-// copied, or is ill-formed, as the tables say. src must hold 2 bytes past
-// hi.
+// option must see, or hi if there is none. src must hold 3 bytes past hi.
 func (t *Transformer) stopAt(src []byte, lo, hi int) int {
 	for _, s := range t.c.tab.stops {
+		if s == 0xF0 {
+			hi = fourAt(src, lo, hi)
+			continue
+		}
 		for i := lo; i < hi; i++ {
 			k := bytes.IndexByte(src[i:hi], s)
 			if k < 0 {
 				break
 			}
 			i += k
-			if s != 0xEE || t.c.policy != OPTU8 ||
-				src[i+2]&0xC0 == 0x80 && src[i+1] <= 0xBF && t.c.optu8Escaped(src[i+1], src[i+2]) {
+			if t.stopsAt(src[i:]) {
 				hi = i
 				break
 			}
 		}
 	}
 	return hi
+}
+
+// fourAt returns the position of the first well-formed 4-byte sequence in
+// src[lo:hi], or hi if there is none. src must hold 3 bytes past hi.
+func fourAt(src []byte, lo, hi int) int {
+	for i := lo; i < hi; i++ {
+		if i += indexHigh(src[i:hi]); i < hi && src[i] <= 0xF4 {
+			ar := acceptRanges[first[src[i]]>>4]
+			if ar.lo <= src[i+1] && src[i+1] <= ar.hi && src[i+2]&0xC0 == 0x80 && src[i+3]&0xC0 == 0x80 {
+				return i
+			}
+		}
+	}
+	return hi
+}
+
+// stopsAt reports whether an option must see the unit that starts p, at
+// one of the table's stops other than F0. Under OPTU8 an EE must be seen
+// only where it starts a well-formed sequence in the escape range, and
+// under CESU8 and WTF8 an ED only where it starts a surrogate (ED
+// A0..BF): the tables write the other units right (copied, or ill-formed).
+// p must hold 3 bytes.
+func (t *Transformer) stopsAt(p []byte) bool {
+	switch {
+	case p[0] == 0xEE && t.c.policy == OPTU8:
+		return p[2]&0xC0 == 0x80 && p[1] <= 0xBF && t.c.optu8Escaped(p[1], p[2])
+	case p[0] == 0xED && (t.c.o.cesu8 || t.c.o.wtf8):
+		return 0xA0 <= p[1] && p[1] <= 0xBF
+	}
+	return true
 }

@@ -33,10 +33,14 @@
 //   - [Windows1252] decodes each ill-formed byte as Windows-1252, the usual
 //     source of stray bytes in CSV and log files, and writes U+FFFD for the
 //     five bytes it leaves undefined.
+//   - [BackslashReplace] writes each ill-formed byte as \x and two lowercase
+//     hex digits, as Python's backslashreplace does: the output is ASCII
+//     where the input was bad, readable in a terminal and easy to grep, but
+//     an input that held \xNN itself looks the same, so it cannot be undone.
 //
-// Pick Replace when the text is for people, OPTU8 when a valid UTF-8 store
-// must keep the original bytes, SurrogateEscape to talk to Python, and
-// Reject when bad input must not pass.
+// Pick Replace when the text is for people, BackslashReplace for logs, OPTU8
+// when a valid UTF-8 store must keep the original bytes, SurrogateEscape to
+// talk to Python, and Reject when bad input must not pass.
 //
 // # Which type to use
 //
@@ -58,6 +62,10 @@
 //   - [NoNUL] treats 00 as ill-formed (valid by default).
 //   - [CESU8] converts CESU-8 surrogate pairs, and [ModifiedUTF8] converts
 //     C0 80, to standard UTF-8 (both ill-formed by default).
+//   - [WTF8] reads WTF-8: lone surrogates pass and pairs are converted
+//     (ill-formed by default).
+//   - [BMPOnly] treats characters above U+FFFF as ill-formed, as MySQL's
+//     utf8mb3 does (valid by default).
 //   - [Replacement] sets what Replace writes (U+FFFD by default).
 //   - [OnInvalid] calls a function for each ill-formed subpart (none by default).
 //   - [BufferSize] sizes internal buffers (4096 bytes by default).

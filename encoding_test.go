@@ -75,3 +75,35 @@ func TestEncodingComparable(t *testing.T) {
 		t.Errorf("map = %v", m)
 	}
 }
+
+// TestEncodingVariants runs WTF8, BMPOnly and BackslashReplace through
+// Encoding: the decoder as the Transformer, the encoder restoring
+// SurrogateEscape and OPTU8 under BMPOnly, and BackslashReplace's encoder
+// leaving the decoder's output, which is valid, as it is.
+func TestEncodingVariants(t *testing.T) {
+	for _, in := range variantVectors {
+		for _, combo := range variantCombos {
+			opts, _ := fuzzOptions(combo.o)
+			for _, p := range allPolicies {
+				want, wantErr := transformString(NewTransformer(p, opts...), in)
+				got, err := io.ReadAll(Encoding(p, opts...).NewDecoder().Reader(strings.NewReader(in)))
+				if string(got) != want || (err == nil) != (wantErr == nil) {
+					t.Fatalf("%s %v: Decoder.Reader(%q) = %q, %v; want %q, %v", combo.name, p, in, got, err, want, wantErr)
+				}
+			}
+		}
+		for _, p := range []Policy{SurrogateEscape, OPTU8} {
+			e := Encoding(p, BMPOnly())
+			esc, err := e.NewDecoder().String(in)
+			back, berr := e.NewEncoder().String(esc)
+			if err != nil || berr != nil || back != in {
+				t.Errorf("%v BMPOnly: Encoder(Decoder(%q)) = %q, %v, %v", p, in, back, err, berr)
+			}
+		}
+		e := Encoding(BackslashReplace, WTF8())
+		out, _ := e.NewDecoder().String(in)
+		if again, err := e.NewEncoder().String(out); again != out || err != nil {
+			t.Errorf("BackslashReplace: Encoder(%q) = %q, %v", out, again, err)
+		}
+	}
+}

@@ -14,8 +14,11 @@ var ErrInvalid = errors.New("utf8stream: invalid UTF-8")
 // Error describes one ill-formed subpart of the input. [Reject] returns it;
 // the other policies report it to an [OnInvalid] callback.
 type Error struct {
-	Offset int64  // stream offset of the first byte of the ill-formed subpart
-	Bytes  []byte // a copy of the maximal ill-formed subpart: 1 to 3 bytes, or 00 under [NoNUL]
+	Offset int64 // stream offset of the first byte of the ill-formed subpart
+	// Bytes is a copy of the maximal ill-formed subpart: 1 to 3 bytes, or
+	// 00 under [NoNUL]; under [BMPOnly], the 4 bytes of a character above
+	// U+FFFF, or the 6 of a surrogate pair under [CESU8] or [WTF8].
+	Bytes []byte
 }
 
 // Error returns a message such as

@@ -125,6 +125,30 @@ func ExampleCESU8() {
 	// "😀"
 }
 
+func ExampleWTF8() {
+	// A Windows file name as Go's syscall package or Rust's OsString
+	// writes it in WTF-8: a lone surrogate, U+D800, then U+1F600 as a
+	// surrogate pair.
+	name := "a\xED\xA0\x80b\xED\xA0\xBD\xED\xB8\x80.txt"
+	s, _, err := transform.String(utf8stream.NewTransformer(utf8stream.Reject, utf8stream.WTF8()), name)
+	fmt.Printf("%q %v\n", s, err)
+	// Output:
+	// "a\xed\xa0\x80b😀.txt" <nil>
+}
+
+func ExampleBMPOnly() {
+	// Ready for a MySQL column in utf8mb3, which holds no character above
+	// U+FFFF: Reject finds the first, Replace writes U+FFFD for each.
+	in := "naïve ☃ 😀 \U0001D11E"
+	_, _, err := transform.String(utf8stream.NewTransformer(utf8stream.Reject, utf8stream.BMPOnly()), in)
+	fmt.Println(err)
+	s, _, _ := transform.String(utf8stream.NewTransformer(utf8stream.Replace, utf8stream.BMPOnly()), in)
+	fmt.Println(s)
+	// Output:
+	// utf8stream: invalid UTF-8 at offset 11: bytes F0 9F 98 80: character above U+FFFF
+	// naïve ☃ � �
+}
+
 func ExampleModifiedUTF8() {
 	s, _, _ := transform.String(utf8stream.NewTransformer(utf8stream.Reject, utf8stream.ModifiedUTF8()), "a\xC0\x80b")
 	fmt.Printf("%q\n", s)
@@ -154,6 +178,7 @@ func Example_policies() {
 	for _, p := range []utf8stream.Policy{
 		utf8stream.Reject, utf8stream.Replace, utf8stream.SurrogateEscape,
 		utf8stream.OPTU8, utf8stream.Drop, utf8stream.Windows1252,
+		utf8stream.BackslashReplace,
 	} {
 		out, _, err := transform.String(utf8stream.NewTransformer(p), in)
 		fmt.Printf("%-16s %+q %v\n", p, out, err != nil)
@@ -165,6 +190,16 @@ func Example_policies() {
 	// optu8            "caf\uefe9 \uefe2\uef82 \uefed\uefa0\uef80" false
 	// drop             "caf  " false
 	// windows1252      "caf\u00e9 \u00e2\u201a \u00ed\u00a0\u20ac" false
+	// backslashreplace "caf\\xe9 \\xe2\\x82 \\xed\\xa0\\x80" false
+}
+
+// BackslashReplace keeps what the bytes were, readable, in a log line.
+func Example_backslashReplace() {
+	w := utf8stream.NewWriter(os.Stdout, utf8stream.BackslashReplace)
+	fmt.Fprintf(w, "user=%s path=%s\n", "caf\xE9", "/tmp/\xFF\xFE")
+	w.Close()
+	// Output:
+	// user=caf\xe9 path=/tmp/\xff\xfe
 }
 
 // Encoding plugs a policy into code written for golang.org/x/text/encoding.

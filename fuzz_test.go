@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/unicode"
@@ -17,6 +18,8 @@ func addSeeds(f *testing.F) {
 		f.Add([]byte(tc.in), uint8(i), uint8(i%7))
 	}
 	f.Add([]byte("\xEF\xBB\xBFa\xC0\x80b\xED\xA0\xBD\xED\xB8\x80\x00"), uint8(3), uint8(0xFF))
+	f.Add([]byte("a\xED\xA0\xBD\xED\xA0\xBD\xED\xB8\x80\xED\xB2\x80\xED\xA0\xF0\x9F\x98\x80\xF4\x8F\xBF"), uint8(5), uint8(32))
+	f.Add([]byte("\xF0\x9F\x98\x80\xED\xA0\xBD\xED\xB8\x80\xF0\x90\x80\xFFx\xF3\xA0\x80\x81"), uint8(2), uint8(96))
 }
 
 // fuzzOptions turns the bits of o into options and the matching oracle
@@ -38,6 +41,12 @@ func fuzzOptions(o uint8) ([]Option, refOpts) {
 	}
 	if o&16 != 0 {
 		opts, ro.replacement = append(opts, Replacement("?")), "?"
+	}
+	if o&32 != 0 {
+		opts, ro.wtf8 = append(opts, WTF8()), true
+	}
+	if o&64 != 0 {
+		opts, ro.bmpOnly = append(opts, BMPOnly()), true
 	}
 	return opts, ro
 }
@@ -63,15 +72,26 @@ func FuzzTransform(f *testing.F) {
 			if p == Reject && ro == (refOpts{}) && (err == nil) != utf8.Valid(in) {
 				t.Fatalf("Reject(%q): %v, but utf8.Valid = %v", in, err, utf8.Valid(in))
 			}
-			if p != SurrogateEscape && !utf8.Valid(got) {
+			if p != SurrogateEscape && !ro.wtf8 && !utf8.Valid(got) {
 				t.Fatalf("%v output %q is not valid UTF-8", p, got)
 			}
+			if p != SurrogateEscape && ro.wtf8 {
+				// The output is generalized UTF-8, which WTF8 accepts;
+				// under BMPOnly without pairs, but that Drop may write
+				// the halves of one that only dropped bytes kept apart.
+				if _, errOff, _ := refTransform(Reject, got, refOpts{wtf8: true, bmpOnly: ro.bmpOnly && p != Drop}); errOff >= 0 {
+					t.Fatalf("%v opts %#x: output %q is not WTF-8", p, o, got)
+				}
+			}
+			if ro.bmpOnly && indexHigh(got) < len(got) {
+				t.Fatalf("%v opts %#x: output %q holds a byte F0..FF under BMPOnly", p, o, got)
+			}
 			if p != Reject {
-				// One call into a dst with room for 3 bytes of output
+				// One call into a dst with room for 4 bytes of output
 				// for each of input and 64 more, as BenchmarkTransform
 				// gives it: tails go to the repair kernel with no
 				// room to spare.
-				dst := make([]byte, 3*len(in)+64)
+				dst := make([]byte, 4*len(in)+64)
 				nd, ns, derr := NewTransformer(p, opts...).Transform(dst, in, true)
 				if derr != transform.ErrShortDst && (derr != nil || ns != len(in) || !bytes.Equal(dst[:nd], want)) {
 					t.Fatalf("%v opts %#x: Transform(%q) in one call = %q, %d, %v; want %q", p, o, in, dst[:nd], ns, derr, want)
@@ -143,7 +163,10 @@ func FuzzTransform(f *testing.F) {
 
 // FuzzRoundTrip checks that restoring SurrogateEscape and OPTU8 output
 // gives back the input, for every input: OPTU8 escapes U+EF80..U+EFFF
-// already in the input, so there is no precondition.
+// already in the input, so there is no precondition. So do BMPOnly, whose
+// characters above U+FFFF are escaped, and WTF8, whose lone surrogates are
+// escaped where they look like SurrogateEscape's escapes; WTF8 without
+// BMPOnly gives back the input with its surrogate pairs joined.
 func FuzzRoundTrip(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, in []byte, split, o uint8) {
@@ -151,20 +174,53 @@ func FuzzRoundTrip(f *testing.F) {
 		if o&1 != 0 {
 			opts = append(opts, NoNUL())
 		}
+		if o&2 != 0 {
+			opts = append(opts, BMPOnly())
+		}
+		want := in
+		if o&4 != 0 {
+			opts = append(opts, WTF8())
+			if o&2 == 0 {
+				want = joinPairs(in)
+			}
+		}
 		for _, p := range []Policy{SurrogateEscape, OPTU8} {
 			esc, _, err := transform.Bytes(NewTransformer(p, opts...), in)
 			if err != nil {
 				t.Fatal(err)
 			}
 			back, _, err := transform.Bytes(NewUnescaper(p, opts...), esc)
-			if err != nil || !bytes.Equal(back, in) {
-				t.Fatalf("%v: restore(escape(%q)) = %q, %v", p, in, back, err)
+			if err != nil || !bytes.Equal(back, want) {
+				t.Fatalf("%v opts %#x: restore(escape(%q)) = %q, %v; want %q", p, o, in, back, err, want)
 			}
 			size := 1 + int(split)%5
 			back, err = io.ReadAll(transform.NewReader(iotestChunkReader(string(esc), size), NewUnescaper(p, opts...)))
-			if err != nil || !bytes.Equal(back, in) {
-				t.Fatalf("%v chunks of %d: restore(escape(%q)) = %q, %v", p, size, in, back, err)
+			if err != nil || !bytes.Equal(back, want) {
+				t.Fatalf("%v opts %#x chunks of %d: restore(escape(%q)) = %q, %v; want %q", p, o, size, in, back, err, want)
+			}
+			if o&2 != 0 {
+				wesc, werr := writeChunks(p, in, []int{1 + int(split)%7}, opts...)
+				if werr != nil || !bytes.Equal(wesc, esc) || indexHigh(esc) < len(esc) {
+					t.Fatalf("%v opts %#x: Writer(%q) = %q, %v; Transform gives %q, and no byte F0..FF may remain", p, o, in, wesc, werr, esc)
+				}
 			}
 		}
 	})
+}
+
+// joinPairs returns p with each surrogate pair, a high surrogate's 3 bytes
+// followed by a low one's, replaced by the 4 bytes of their character.
+// (ED is never a continuation byte, so a pair always starts a unit.)
+func joinPairs(p []byte) []byte {
+	var out []byte
+	for i := 0; i < len(p); {
+		if hi, lo := refSurrogate(p[i:]), refSurrogate(p[min(i+3, len(p)):]); 0xD800 <= hi && hi <= 0xDBFF && 0xDC00 <= lo && lo <= 0xDFFF {
+			out = utf8.AppendRune(out, utf16.DecodeRune(hi, lo))
+			i += 6
+			continue
+		}
+		out = append(out, p[i])
+		i++
+	}
+	return out
 }

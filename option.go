@@ -20,6 +20,8 @@ type options struct {
 	noNUL       bool
 	cesu8       bool
 	mutf8       bool
+	wtf8        bool
+	bmpOnly     bool
 	replacement string
 	onInvalid   func(Error)
 }
@@ -75,6 +77,37 @@ func ModifiedUTF8() Option {
 	return func(o *options) { o.mutf8 = true }
 }
 
+// WTF8 reads the input as WTF-8, the generalized UTF-8 of Rust's OsString on
+// Windows and of JavaScript strings, in which a surrogate (U+D800..U+DFFF) is
+// a 3-byte sequence ED A0..BF 80..BF. A lone surrogate is well-formed and is
+// written unchanged, so [Reject] validates WTF-8; a high surrogate followed
+// by a low one is written as the 4-byte sequence of their character, as
+// [CESU8] does, which WTF8 includes. A truncated surrogate (ED A0..BF not
+// followed by a continuation byte) is one maximal subpart. The rest is as in
+// UTF-8. Off by default.
+//
+// Under [SurrogateEscape] a lone surrogate in U+DC80..U+DCFF (and U+DC00
+// under [NoNUL]), which an [Unescaper] would take for an escape, is escaped
+// byte by byte, as [OPTU8] escapes its own range, so that restoring gives
+// back the input with its pairs joined. Under [Drop] a high and a low
+// surrogate that only dropped bytes kept apart are written as they are, as
+// two 3-byte sequences, which a reader of WTF-8 joins.
+func WTF8() Option {
+	return func(o *options) { o.wtf8 = true }
+}
+
+// BMPOnly treats each character above U+FFFF as ill-formed, as MySQL's
+// utf8mb3 does: its 4-byte sequence (F0..F4 and 3 continuation bytes) is one
+// unit for the policy, and so are the 6 bytes of a surrogate pair under
+// [CESU8] or [WTF8]. [Reject] stops at it, [Replace] writes one U+FFFD (or
+// the [Replacement]), [Windows1252] writes one U+FFFD, [Drop] removes it,
+// and [SurrogateEscape], [OPTU8] and [BackslashReplace] escape each of its
+// bytes, so that an [Unescaper] restores it. [Stats] and [OnInvalid] count
+// it as a subpart, and an [Error] holds all its bytes. Off by default.
+func BMPOnly() Option {
+	return func(o *options) { o.bmpOnly = true }
+}
+
 // Replacement sets what [Replace] writes for each ill-formed subpart. The
 // default is U+FFFD. Replacement panics if s is not valid UTF-8 or longer than
 // 64 bytes; s may be empty.
@@ -106,7 +139,7 @@ type Stats struct {
 	Subparts int64 // ill-formed subparts, each counted once
 	Bytes    int64 // bytes in those subparts
 	First    int64 // stream offset of the first one, or -1 if there was none
-	Escaped  int64 // valid sequences escaped by OPTU8 (EE BE xx, EE BF xx and, under NoNUL, EE BC 80)
+	Escaped  int64 // valid sequences escaped: by OPTU8 (EE BE xx, EE BF xx, and EE BC 80 under NoNUL), by SurrogateEscape under WTF8 (ED B2 xx, ED B3 xx, and ED B0 80 under NoNUL)
 }
 
 // String returns a summary such as "2 ill-formed subparts (3 bytes), first

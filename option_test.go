@@ -34,6 +34,18 @@ var optionVectors = []string{
 	"a\xC0\x80b",                           // Modified UTF-8 NUL
 	"\xC0\x80\xC0\x81\xC0",
 	"mixed \xC0\x80\x00\xEF\xBB\xBF\xED\xA0\xBD\xED\xB8\x80\xFF\xEE\xBE\x80",
+	"\xED\xA0\x80",                         // lone high surrogate, WTF-8
+	"\xED\xBF\xBF x",                       // lone low surrogate
+	"\xED\xB2\x80\xED\xB3\xBF\xED\xB0\x80", // lone surrogates that look like escapes
+	"\xED\xA0\x80\xED\xB2\x80",             // a pair whose low half looks like an escape
+	"\xED\xA0",                             // truncated surrogate at the end
+	"\xED\xA0A\xED\xBF\xC0",                // truncated surrogates
+	"\xED\x9F\xBF\xED\x80",                 // U+D7FF, then ED 80 cut short
+	"\xF0\x9F\x98\x80",                     // U+1F600
+	"a\xF0\x90\x80\x80b\xF4\x8F\xBF\xBFc",  // U+10000 and U+10FFFF
+	"\xF0\x9F\x98\x80\xF0\x9F\x98",         // a 4-byte character, then one cut short
+	"\xEF\xBF\xBF\xF0\x90\x80\x80\xF5\x80", // U+FFFF, U+10000, F5
+	"\xED\xA0\xBD\xED\xB8\x80\xF0\x9F\x98\x80\xED\xB8\x80\xED\xA0\xBD", // both forms, then low before high
 }
 
 type optCombo struct {
@@ -43,7 +55,9 @@ type optCombo struct {
 
 var optCombos = []optCombo{
 	{"StripBOM", 8}, {"NoNUL", 1}, {"CESU8", 2}, {"ModifiedUTF8", 4},
-	{"Replacement", 16}, {"CESU8+ModifiedUTF8", 6}, {"all", 31},
+	{"Replacement", 16}, {"CESU8+ModifiedUTF8", 6}, {"WTF8", 32}, {"BMPOnly", 64},
+	{"WTF8+BMPOnly", 96}, {"CESU8+BMPOnly", 66}, {"WTF8+NoNUL", 33}, {"WTF8+CESU8", 34},
+	{"all", 127},
 }
 
 // TestOptionsEveryWrapper runs every option, alone and combined, under every

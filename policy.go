@@ -24,17 +24,20 @@ const (
 	Drop
 	// Windows1252 decodes each ill-formed byte as Windows-1252 (U+0080..U+2122), and bytes it leaves undefined as U+FFFD.
 	Windows1252
+	// BackslashReplace emits \x and b in two lowercase hex digits (5C 78, then 30..39 or 61..66 twice) per ill-formed byte b, as Python's backslashreplace does; it is not reversible, since a \xNN already in the input looks the same.
+	BackslashReplace
 
 	numPolicies
 )
 
 var policyNames = [numPolicies]string{
-	Reject:          "reject",
-	Replace:         "replace",
-	SurrogateEscape: "surrogateescape",
-	OPTU8:           "optu8",
-	Drop:            "drop",
-	Windows1252:     "windows1252",
+	Reject:           "reject",
+	Replace:          "replace",
+	SurrogateEscape:  "surrogateescape",
+	OPTU8:            "optu8",
+	Drop:             "drop",
+	Windows1252:      "windows1252",
+	BackslashReplace: "backslashreplace",
 }
 
 // String returns the policy's name as [ParsePolicy] accepts it, such as "replace".
@@ -63,7 +66,7 @@ func (p Policy) check() {
 
 // ParsePolicy returns the policy named s. It accepts the names [Policy.String]
 // returns, in any case, plus "surrogate-escape", "optu-8", "ignore" (for
-// [Drop]) and "cp1252" (for [Windows1252]).
+// [Drop]), "cp1252" (for [Windows1252]) and "backslash-replace".
 func ParsePolicy(s string) (Policy, error) {
 	switch strings.ToLower(s) {
 	case "reject", "strict":
@@ -78,6 +81,8 @@ func ParsePolicy(s string) (Policy, error) {
 		return Drop, nil
 	case "windows1252", "windows-1252", "cp1252":
 		return Windows1252, nil
+	case "backslashreplace", "backslash-replace":
+		return BackslashReplace, nil
 	}
 	return 0, &policyError{strconv.Quote(s) + " (want one of " + strings.Join(policyNames[:], ", ") + ")"}
 }

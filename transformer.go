@@ -19,7 +19,7 @@ const spanChunk = 16 << 10
 //
 // Transformer keeps no input: at the end of a chunk that stops inside a
 // sequence it returns [transform.ErrShortSrc] with the 1 to 3 unfinished bytes
-// (up to 5 of a surrogate pair under [CESU8]) not consumed, as the
+// (up to 5 of a surrogate pair under [CESU8] or [WTF8]) not consumed, as the
 // Transformer contract asks, and the caller presents them again with more
 // input. Its state is the stream offset, the [Stats] and
 // whether a byte order mark is still to be stripped.
@@ -97,12 +97,13 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		// The first pass of the loop below for the common case, short
 		// input that is mostly valid, with one call fewer for each
 		// layer: at 64 bytes each costs as much as the kernel's work.
-		// Without NoNUL, span is validPrefix, or under OPTU8 spanStop.
-		// The kernel is called from this frame where there is one (at
-		// 64 bytes one frame on the way costs a tenth of the time).
+		// Without NoNUL and BMPOnly, span is validPrefix, or under
+		// OPTU8 and WTF8 spanStop. The kernel is called from this frame
+		// where there is one (at 64 bytes one frame on the way costs a
+		// tenth of the time).
 		if nSrc = earlyCopy(dst, src); nSrc < 0 {
 			var ok bool
-			if t.c.plain {
+			if !t.c.ee {
 				nSrc, ok = kernelCopyValid(dst, src)
 			} else {
 				nSrc, ok = kernelCopyValidStop(dst, src)
@@ -112,22 +113,34 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 				t.off += int64(nSrc)
 				return nSrc, nSrc, nil
 			case ok:
-				nSrc = copyFinish(dst, src, nSrc, !t.c.plain)
-			case t.c.plain:
+				nSrc = copyFinish(dst, src, nSrc, t.c.ee)
+			case !t.c.ee:
 				nSrc = copyValidPrefix(dst, src)
 			default:
 				nSrc = copyValidPrefixStop(dst, src)
 			}
 		}
-		if !t.c.plain && nSrc < len(src) && src[nSrc] == stopByte {
+		if nSrc < len(src) && !t.c.plain && (src[nSrc] == stopByte || src[nSrc] == 0xED) {
 			// spanStop's first pass, which it goes on from at an EE
-			// that OPTU8 copies. (At any other byte it would stop
-			// at once: the first pass ended at an ill-formed unit.)
+			// that OPTU8 copies or a lone surrogate under WTF8. (At
+			// any other byte it would stop at once: the first pass
+			// ended at an ill-formed unit.)
 			nSrc += t.c.spanStop(dst[nSrc:], src[nSrc:])
 		}
 		if nSrc == len(src) {
 			// With the hint clear and nothing after the run, noteRun
 			// has nothing to do.
+			t.off += int64(nSrc)
+			return nSrc, nSrc, nil
+		}
+		nDst = nSrc
+		if nSrc > 0 {
+			t.noteRun(nSrc, len(src)-nSrc)
+		}
+	} else if t.c.quickHigh && !t.dense && len(dst) >= len(src) && len(src) <= spanChunk {
+		// The same under BMPOnly, whose spanStop first finds the first
+		// byte F0..FF.
+		if nSrc = t.c.spanStop(dst, src); nSrc == len(src) {
 			t.off += int64(nSrc)
 			return nSrc, nSrc, nil
 		}
@@ -276,9 +289,9 @@ func (t *Transformer) record(off int64, b []byte) {
 // returns errPanicked from the general path.
 func (t *Transformer) callback(off int64, b []byte) {
 	c := t.c
-	t.broken, t.c.quick, t.c.plainSpan = true, false, false
+	t.broken, t.c.quick, t.c.quickHigh, t.c.quickSpan = true, false, false, false
 	t.c.o.onInvalid(Error{Offset: off, Bytes: bytes.Clone(b)})
-	t.broken, t.c.quick, t.c.plainSpan = false, c.quick, c.plainSpan
+	t.broken, t.c.quick, t.c.quickHigh, t.c.quickSpan = false, c.quick, c.quickHigh, c.quickSpan
 }
 
 // fastDense reports whether denseFast can serve t, looking up its table
@@ -293,17 +306,19 @@ func (t *Transformer) fastDense() bool {
 
 // Span implements [transform.SpanningTransformer]. It returns the length of
 // the prefix of src that t would copy unchanged, which under every policy
-// but [OPTU8] (and [NoNUL], [StripBOM]) is the well-formed prefix. The error
-// is nil when that is all of src, [transform.ErrShortSrc] when src ends in
-// an unfinished sequence and atEOF is false, and [transform.ErrEndOfSpan]
-// otherwise. Like Transform, Span advances the stream offset by n.
+// but [OPTU8] (and [NoNUL], [StripBOM], [WTF8], [BMPOnly]) is the
+// well-formed prefix. The error is nil when that is all of src,
+// [transform.ErrShortSrc] when src ends in an unfinished sequence and atEOF
+// is false, and [transform.ErrEndOfSpan] otherwise. Like Transform, Span
+// advances the stream offset by n.
 func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
-	if t.c.plainSpan && !t.dense {
+	if t.c.quickSpan && !t.dense {
 		// What the general case below does for valid input, with one
 		// call fewer and no more than it needs: on short input each
 		// call and each test costs as much as the kernel's work. With
 		// the hint clear and nothing after the run, noteRun has
-		// nothing to do.
+		// nothing to do. Under WTF8, span is spanStop, whose first
+		// pass this is, as in Transform.
 		if n = earlyStop(src); n < 0 {
 			// The kernel is called from this frame, as in Transform.
 			var ok bool
@@ -317,6 +332,9 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 			default:
 				n = validPrefix(src)
 			}
+		}
+		if n < len(src) && !t.c.plain && src[n] == 0xED {
+			n += t.c.spanStop(nil, src[n:])
 		}
 		if n == len(src) {
 			t.off += int64(n)

@@ -15,8 +15,12 @@ import (
 // whatever it was. With [NoNUL] it also turns U+DC00 (ED B0 80) or U+EF00
 // (EE BC 80) back into 00; no other escape yields a byte below 80.
 //
-// For [Reject], [Replace], [Drop] and [Windows1252] there is nothing to
-// restore and an Unescaper copies its input unchanged.
+// For [Reject], [Replace], [Drop], [Windows1252] and [BackslashReplace]
+// there is nothing to restore and an Unescaper copies its input unchanged.
+//
+// Under [WTF8], SurrogateEscape escapes a lone surrogate that looks like one
+// of its escapes, and under [BMPOnly] the escapes of a character above
+// U+FFFF are those of its bytes: an Unescaper needs neither option.
 //
 // Unescaper implements [transform.SpanningTransformer]. It keeps no input
 // and has no state: at the end of a chunk that stops inside an escape it

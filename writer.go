@@ -16,7 +16,7 @@ var errClosed = errors.New("utf8stream: write after close")
 // A run of valid input goes to the underlying writer as it is, in the
 // caller's slice, unless it is short enough to be gathered with repaired
 // output into one write. Only an unfinished sequence at the end of p (at
-// most 3 bytes, 5 under [CESU8]) is kept, to be completed by the next Write
+// most 3 bytes, 5 under [CESU8] or [WTF8]) is kept, to be completed by the next Write
 // or settled by Close. Write returns the exact number of bytes of p whose
 // output reached the underlying writer (or that are kept as such an
 // unfinished sequence); it returns [io.ErrShortWrite] when the underlying

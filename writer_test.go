@@ -292,7 +292,7 @@ func unitCuts(in string) []int {
 	for i := 0; i < len(in); {
 		n, inside := refSeq([]byte(in[i:])), cutInsideValid
 		if n == 0 {
-			n, inside = refSubpart([]byte(in[i:])), cutInsideSubpart
+			n, inside = refSubpart([]byte(in[i:]), false), cutInsideSubpart
 		}
 		for k := 1; k < n; k++ {
 			cuts[i+k] = inside
@@ -398,7 +398,7 @@ func refUnits(p Policy, in []byte) []refUnit {
 			if p == Reject {
 				break
 			}
-			n = refSubpart(in[i:])
+			n = refSubpart(in[i:], false)
 		}
 		out, _, _ := refTransform(p, in[i:i+n], refOpts{})
 		copied = copied && bytes.Equal(out, in[i:i+n])

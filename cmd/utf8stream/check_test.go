@@ -325,6 +325,13 @@ func TestCheckFlags(t *testing.T) {
 		{"CESU-8", []string{"-q"}, "\xed\xa0\xbd\xed\xb8\x80", 1, ""},
 		{"-cesu8", []string{"-cesu8"}, "\xed\xa0\xbd\xed\xb8\x80", 0, ""},
 		{"-mutf8", []string{"-mutf8"}, "a\xc0\x80b", 0, ""},
+		{"-wtf8", []string{"-wtf8"}, "a\xed\xa0\x80\xed\xa0\xbd\xed\xb8\x80", 0, ""},
+		{"-wtf8 truncated", []string{"-wtf8"}, "a\xed\xa0", 1, "" +
+			"<stdin>:1:2: offset 1: ill-formed bytes ED A0: truncated sequence at end of input\n" +
+			"<stdin>: 1 ill-formed subpart (2 bytes)\n"},
+		{"-bmp-only", []string{"-bmp-only"}, "a☃\n😀", 1, "" +
+			"<stdin>:2:1: offset 5: ill-formed bytes F0 9F 98 80: character above U+FFFF\n" +
+			"<stdin>: 1 ill-formed subpart (4 bytes)\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {

@@ -21,6 +21,11 @@ is -, with each ill-formed subpart of UTF-8 repaired by the policy:
 	optu8            write U+EF80..U+EFFF per ill-formed byte (restore undoes it)
 	drop             write nothing for ill-formed subparts
 	windows1252      decode each ill-formed byte as Windows-1252
+	backslashreplace write \xNN per ill-formed byte, as Python does (for logs)
+
+With -wtf8 the input is WTF-8, whose lone surrogates are valid; with
+-bmp-only each character above U+FFFF is ill-formed, as in MySQL's utf8mb3,
+and goes through the policy as one unit.
 
 Each file is a stream of its own: a sequence cut at the end of one file is
 not completed by the next. The output goes to standard output, to OUT with
@@ -38,6 +43,8 @@ Examples:
 	utf8stream fix -policy reject -o clean.txt notes.txt
 	utf8stream fix -policy surrogateescape -w *.log
 	tail -f app.log | utf8stream fix -policy windows1252
+	utf8stream fix -policy backslashreplace app.log | grep '\\x'
+	utf8stream fix -bmp-only -o utf8mb3.sql dump.sql
 `,
 	new: func() subcommand { return new(fixCmd) },
 }
@@ -51,7 +58,7 @@ type fixCmd struct {
 }
 
 func (c *fixCmd) define(fs *flag.FlagSet) {
-	fs.TextVar(&c.policy, "policy", utf8stream.Replace, "`P`olicy for ill-formed UTF-8: reject, replace, surrogateescape, optu8, drop or windows1252")
+	fs.TextVar(&c.policy, "policy", utf8stream.Replace, "`P`olicy for ill-formed UTF-8: reject, replace, surrogateescape, optu8, drop, windows1252 or backslashreplace")
 	c.output.define(fs)
 	fs.BoolVar(&c.stats, "stats", false, "print to stderr how many subparts and bytes were repaired in each file")
 	fs.BoolVar(&c.progress, "progress", false, "print progress to stderr even when it is not a terminal")

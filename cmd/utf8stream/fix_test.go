@@ -115,6 +115,12 @@ func TestFixOptions(t *testing.T) {
 		{"-replacement empty", []string{"-replacement", ""}, "a\xffb", "ab"},
 		{"-replacement long", []string{"-replacement", "<bad>"}, "\xff", "<bad>"},
 		{"-replacement with -policy replace", []string{"-policy", "replace", "-replacement", "¿"}, "\xff", "¿"},
+		{"-policy backslashreplace", []string{"-policy", "backslashreplace"}, "caf\xe9 \xe2\x82!", `caf\xe9 \xe2\x82!`},
+		{"lone surrogate", nil, "a\xed\xa0\x80", "a\uFFFD\uFFFD\uFFFD"},
+		{"-wtf8", []string{"-wtf8"}, "a\xed\xa0\x80 \xed\xa0\xbd\xed\xb8\x80 \xed\xa0", "a\xed\xa0\x80 😀 \uFFFD"},
+		{"-bmp-only", []string{"-bmp-only"}, "☃😀", "☃\uFFFD"},
+		{"-bmp-only -policy backslashreplace", []string{"-bmp-only", "-policy", "backslashreplace"}, "☃😀", `☃\xf0\x9f\x98\x80`},
+		{"-bmp-only -wtf8", []string{"-bmp-only", "-wtf8", "-policy", "drop"}, "a\xed\xa0\xbd\xed\xb8\x80b\xed\xa0\x80", "ab\xed\xa0\x80"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {

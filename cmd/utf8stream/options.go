@@ -16,13 +16,13 @@ const maxReplacement = 64
 // libFlags are the flags that map to options of package utf8stream. Each
 // command defines those that apply to it.
 type libFlags struct {
-	stripBOM, noNUL, cesu8, mutf8 bool
-	replacement                   *string // nil: the default, U+FFFD
+	stripBOM, noNUL, cesu8, mutf8, wtf8, bmpOnly bool
+	replacement                                  *string // nil: the default, U+FFFD
 }
 
 // Which library flags a command defines.
 const (
-	validityFlags = 1 << iota // -no-nul, -cesu8, -mutf8: what counts as valid
+	validityFlags = 1 << iota // -no-nul, -cesu8, -mutf8, -wtf8, -bmp-only: what counts as valid
 	repairFlags               // -strip-bom, -replacement: what fix writes
 	nulFlag                   // -no-nul alone, for restore
 )
@@ -34,6 +34,8 @@ func (l *libFlags) define(fs *flag.FlagSet, which int) {
 	if which&validityFlags != 0 {
 		fs.BoolVar(&l.cesu8, "cesu8", false, "accept CESU-8 surrogate pairs (ED A0..AF xx ED B0..BF xx) and write them as 4-byte UTF-8")
 		fs.BoolVar(&l.mutf8, "mutf8", false, "accept C0 80, Java's Modified UTF-8 form of U+0000, and write it as 00")
+		fs.BoolVar(&l.wtf8, "wtf8", false, "accept WTF-8: lone surrogates (ED A0..BF xx) are valid and kept, pairs are written as 4-byte UTF-8")
+		fs.BoolVar(&l.bmpOnly, "bmp-only", false, "treat characters above U+FFFF (F0..F4 xx xx xx) as ill-formed, as MySQL's utf8mb3 does")
 	}
 	if which&repairFlags != 0 {
 		fs.BoolVar(&l.stripBOM, "strip-bom", false, "remove a byte order mark (EF BB BF) at the start of each input")
@@ -64,6 +66,12 @@ func (l *libFlags) options() []utf8stream.Option {
 	}
 	if l.mutf8 {
 		opts = append(opts, utf8stream.ModifiedUTF8())
+	}
+	if l.wtf8 {
+		opts = append(opts, utf8stream.WTF8())
+	}
+	if l.bmpOnly {
+		opts = append(opts, utf8stream.BMPOnly())
 	}
 	if l.replacement != nil {
 		opts = append(opts, utf8stream.Replacement(*l.replacement))

@@ -28,14 +28,18 @@ const (
 // Of returns why subpart b is ill-formed. next is the byte that follows it,
 // or [End], or [Unknown]; a lead byte whose next byte is known can be told
 // apart as an overlong form, a surrogate or a code point above U+10FFFF.
-// b is a maximal subpart (1 to 3 bytes), a NUL byte, or a well-formed
-// 4-byte sequence refused as above U+FFFF.
+// b is a maximal subpart (1 to 3 bytes), a NUL byte, or a character
+// above U+FFFF refused whole (4 bytes, or a 6-byte surrogate pair).
 func Of(b []byte, next int) string {
 	if len(b) == 0 {
 		return "empty subpart"
 	}
 	c := b[0]
 	switch {
+	case len(b) >= 4:
+		// A character, or under CESU8 a surrogate pair, refused by
+		// BMPOnly.
+		return "character above U+FFFF"
 	case c == 0:
 		return "NUL byte"
 	case c < 0x80:
@@ -48,8 +52,6 @@ func Of(b []byte, next int) string {
 		return "byte " + Hex(b[:1]) + " never appears in UTF-8"
 	case c >= 0xF5:
 		return "above U+10FFFF (F5..F7 never appear)"
-	case len(b) == 4:
-		return "above U+FFFF"
 	case next == End:
 		return "truncated sequence at end of input"
 	}

@@ -27,7 +27,8 @@ func TestOf(t *testing.T) {
 		{"F4 90", []byte{0xF4}, 0x90, "above U+10FFFF (F4 must be followed by 80..8F)"},
 		{"E0 then ASCII", []byte{0xE0}, 'A', "E0 must be followed by A0..BF"},
 		{"ED unknown", []byte{0xED}, Unknown, "ED must be followed by 80..9F (surrogate U+D800..U+DFFF, or a sequence cut short)"},
-		{"4 bytes", []byte{0xF0, 0x9F, 0x98, 0x80}, Unknown, "above U+FFFF"},
+		{"4 bytes", []byte{0xF0, 0x9F, 0x98, 0x80}, End, "character above U+FFFF"},
+		{"6 bytes", []byte{0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80}, 'a', "character above U+FFFF"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			if got := Of(tc.b, tc.next); got != tc.want {
