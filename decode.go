@@ -3,51 +3,12 @@ package utf8stream
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/utf8stream/utf8stream/internal/valid"
 )
 
-// The first-byte table, in the manner of unicode/utf8: for a lead byte, the
-// low 3 bits hold the sequence length and the high 4 bits index acceptRanges,
-// the range the second byte must fall in. Table 3-7 of the Unicode Standard.
-const (
-	as = 0xF0 // ASCII: a sequence of one byte
-	xx = 0xF1 // never valid as a first byte: 80..C1, F5..FF
-)
-
+// acceptRange is a range of bytes, lo to hi.
 type acceptRange struct{ lo, hi uint8 }
-
-var acceptRanges = [...]acceptRange{
-	0: {0x80, 0xBF},
-	1: {0xA0, 0xBF}, // E0: no overlong 3-byte forms
-	2: {0x80, 0x9F}, // ED: no surrogates
-	3: {0x90, 0xBF}, // F0: no overlong 4-byte forms
-	4: {0x80, 0x8F}, // F4: nothing above U+10FFFF
-}
-
-var first = func() (t [256]uint8) {
-	for c := range t {
-		switch {
-		case c < 0x80:
-			t[c] = as
-		case c < 0xC2 || c > 0xF4:
-			t[c] = xx
-		case c < 0xE0:
-			t[c] = 0x02
-		case c == 0xE0:
-			t[c] = 0x13
-		case c == 0xED:
-			t[c] = 0x23
-		case c < 0xF0:
-			t[c] = 0x03
-		case c == 0xF0:
-			t[c] = 0x34
-		case c == 0xF4:
-			t[c] = 0x44
-		default:
-			t[c] = 0x04
-		}
-	}
-	return t
-}()
 
 // status is what scan finds at the start of its input.
 type status uint8
@@ -62,22 +23,20 @@ const (
 // returns the length of the well-formed sequence, of the maximal ill-formed
 // subpart, or of the truncated sequence that makes up all of p.
 func scan(p []byte) (n int, st status) {
-	x := first[p[0]]
-	if x >= as {
-		if x == as {
-			return 1, complete
-		}
+	size, lo1, hi1 := valid.Lead(p[0])
+	switch size {
+	case 0:
 		return 1, illFormed
+	case 1:
+		return 1, complete
 	}
-	size := int(x & 7)
-	ar := acceptRanges[x>>4]
 	for i := 1; i < size; i++ {
 		if i == len(p) {
 			return i, short
 		}
 		lo, hi := uint8(0x80), uint8(0xBF)
 		if i == 1 {
-			lo, hi = ar.lo, ar.hi
+			lo, hi = lo1, hi1
 		}
 		if c := p[i]; c < lo || hi < c {
 			return i, illFormed
@@ -106,10 +65,10 @@ type core struct {
 	// noTab is set when there is no table to serve denseFast for this
 	// policy and these options; tab is looked up when first needed.
 	noTab bool
-	// plain is set when span is validPrefix: not under OPTU8, and not
+	// plain is set when span is valid.Prefix: not under OPTU8, and not
 	// with NoNUL.
 	plain bool
-	// plainSpan is plain without StripBOM: Span is validPrefix.
+	// plainSpan is plain without StripBOM: Span is valid.Prefix.
 	plainSpan bool
 	// quick is set without NoNUL and StripBOM, where Transform's short
 	// path serves valid input.
@@ -162,7 +121,7 @@ func (c *core) resizes() bool {
 // that another may well follow soon; it changes only the speed.
 func (c *core) span(p []byte, dense bool) int {
 	if dense && len(p) > denseWindow {
-		if n := validPrefixGeneric(p[:denseWindow]); n <= denseWindow-4 {
+		if n := valid.Prefix(p[:denseWindow]); n <= denseWindow-4 {
 			// The valid run ends in the window.
 			if c.plain {
 				return n
@@ -173,31 +132,31 @@ func (c *core) span(p []byte, dense bool) int {
 	if c.policy == OPTU8 {
 		return c.spanStop(nil, p)
 	}
-	return c.cutNUL(p, validPrefix(p))
+	return c.cutNUL(p, valid.Prefix(p))
 }
 
 // copySpan is span(p, false) that also copies the prefix it returns to dst,
-// as copyValidPrefix does: len(dst) must be at least len(p), and the bytes
+// as valid.CopyPrefix does: len(dst) must be at least len(p), and the bytes
 // of dst after the prefix are unspecified.
 func (c *core) copySpan(dst, p []byte) int {
 	if c.policy == OPTU8 {
 		return c.spanStop(dst, p)
 	}
-	return c.cutNUL(p, copyValidPrefix(dst, p))
+	return c.cutNUL(p, valid.CopyPrefix(dst, p))
 }
 
-// spanStop is span under OPTU8, which the kernels that stop at each EE
+// spanStop is span under OPTU8, which the BeforeEE functions of valid
 // serve: it steps over the EE sequences that OPTU8 copies and stops at
 // those it escapes. With dst it also copies, as copySpan does.
 func (c *core) spanStop(dst, p []byte) int {
 	n := 0
 	for {
 		if dst == nil {
-			n += validPrefixStop(p[n:])
+			n += valid.PrefixBeforeEE(p[n:])
 		} else {
-			n += copyValidPrefixStop(dst[n:], p[n:])
+			n += valid.CopyPrefixBeforeEE(dst[n:], p[n:])
 		}
-		if n+3 > len(p) || p[n] != stopByte || p[n+1]&0xC0 != 0x80 || p[n+2]&0xC0 != 0x80 || c.optu8Escaped(p[n+1], p[n+2]) {
+		if n+3 > len(p) || p[n] != 0xEE || p[n+1]&0xC0 != 0x80 || p[n+2]&0xC0 != 0x80 || c.optu8Escaped(p[n+1], p[n+2]) {
 			break
 		}
 		if dst != nil {

@@ -344,8 +344,10 @@ func unpad(nd, ns, n int) (nDst, nSrc int) {
 // special units of CESU-8, MUTF-8 and OPTU8 start at bytes where the
 // block loop stops and leaves them to the general path.)
 func unitsEnd(p []byte) int {
-	if i := seqStart(p, len(p)); i >= len(p)-3 && p[i]&0xC0 != 0x80 {
-		return i
+	for i := len(p) - 1; i >= 0 && i >= len(p)-3; i-- {
+		if p[i]&0xC0 != 0x80 {
+			return i
+		}
 	}
 	return len(p)
 }

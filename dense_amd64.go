@@ -8,6 +8,11 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
+// repairKernel reports whether the AVX-512 kernels run: where the
+// validation kernel of AVX-512 does, which needs the same.
+var repairKernel = cpu.X86.HasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
+	cpu.X86.HasAVX512VBMI && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
+
 // repairVec reports whether repairAVX512 may take its vector path, which
 // needs VPCOMPRESSB (AVX-512 VBMI2) on top of what the kernel needs.
 var repairVec = cpu.X86.HasAVX512VBMI2
@@ -16,9 +21,9 @@ var repairVec = cpu.X86.HasAVX512VBMI2
 func classifyAVX512(src []byte, out []blockClass)
 
 // classifyBlocks fills out[i] for the 64 bytes at src[64*i:], as
-// classifyGeneric does, with the AVX-512 kernel where validPrefix uses it.
+// classifyGeneric does, with the AVX-512 kernel where there is one.
 func classifyBlocks(src []byte, out []blockClass) {
-	if impl == implAVX512 {
+	if repairKernel {
 		if len(src) < 64*len(out)+3 {
 			panic("utf8stream: classifyBlocks: src too short")
 		}
@@ -32,7 +37,7 @@ func classifyBlocks(src []byte, out []blockClass) {
 func repairAVX512(dst, src []byte, n int, tab *denseTable, st *repairState)
 
 // haveRepair reports whether repairBlocks has a kernel to run.
-func haveRepair() bool { return impl == implAVX512 }
+func haveRepair() bool { return repairKernel }
 
 // repairBlocks classifies the n <= repairBatch blocks of src from st.p on
 // and writes their output to dst from st.j on, as denseFast would for a

@@ -179,8 +179,20 @@ DATA shiftIdx<>+56(SB)/8, $0x403f3e3d3c3b3a39
 DATA shiftIdx<>+64(SB)/8, $0x4847464544434241
 GLOBL shiftIdx<>(SB), RODATA|NOPTR, $72
 
+// TABLE defines name as 64 bytes of read-only data: the 16 bytes of the
+// words lo and hi, repeated four times.
+#define TABLE(name, lo, hi) \
+	DATA name+0x00(SB)/8, lo \
+	DATA name+0x08(SB)/8, hi \
+	DATA name+0x10(SB)/8, lo \
+	DATA name+0x18(SB)/8, hi \
+	DATA name+0x20(SB)/8, lo \
+	DATA name+0x28(SB)/8, hi \
+	DATA name+0x30(SB)/8, lo \
+	DATA name+0x38(SB)/8, hi \
+	GLOBL name(SB), RODATA|NOPTR, $64
+
 // bit1, bit2 and bit4 are 64 bytes 1, 2 and 4, to test the bits of vlen.
-#include "table_amd64.h"
 TABLE(bit1<>, $0x0101010101010101, $0x0101010101010101)
 TABLE(bit2<>, $0x0202020202020202, $0x0202020202020202)
 TABLE(bit4<>, $0x0404040404040404, $0x0404040404040404)

@@ -6,6 +6,9 @@ package utf8stream
 // classifyGeneric.
 func classifyBlocks(src []byte, out []blockClass) { classifyGeneric(src, out) }
 
+// repairKernel reports whether the AVX-512 kernels run: never here.
+var repairKernel = false
+
 // repairVec reports whether repairBlocks has a vector path: not here.
 const repairVec = false
 

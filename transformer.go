@@ -5,6 +5,7 @@ import (
 	"errors"
 	"unicode/utf8"
 
+	"github.com/utf8stream/utf8stream/internal/valid"
 	"golang.org/x/text/transform"
 )
 
@@ -97,29 +98,31 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		// The first pass of the loop below for the common case, short
 		// input that is mostly valid, with one call fewer for each
 		// layer: at 64 bytes each costs as much as the kernel's work.
-		// Without NoNUL, span is validPrefix, or under OPTU8 spanStop.
+		// Without NoNUL, span is valid.Prefix, or under OPTU8 spanStop.
 		// The kernel is called from this frame where there is one (at
 		// 64 bytes one frame on the way costs a tenth of the time).
-		if nSrc = earlyCopy(dst, src); nSrc < 0 {
-			var ok bool
+		var ok bool
+		if nSrc, ok = valid.QuickCopy(dst, src); !ok {
 			if t.c.plain {
-				nSrc, ok = kernelCopyValid(dst, src)
+				nSrc, ok = valid.KernelCopy(dst, src)
 			} else {
-				nSrc, ok = kernelCopyValidStop(dst, src)
+				nSrc, ok = valid.KernelCopyBeforeEE(dst, src)
 			}
 			switch {
 			case ok && nSrc == len(src):
 				t.off += int64(nSrc)
 				return nSrc, nSrc, nil
+			case ok && t.c.plain:
+				nSrc = valid.CopyFinish(dst, src, nSrc)
 			case ok:
-				nSrc = copyFinish(dst, src, nSrc, !t.c.plain)
+				nSrc = valid.CopyFinishBeforeEE(dst, src, nSrc)
 			case t.c.plain:
-				nSrc = copyValidPrefix(dst, src)
+				nSrc = valid.CopyPrefix(dst, src)
 			default:
-				nSrc = copyValidPrefixStop(dst, src)
+				nSrc = valid.CopyPrefixBeforeEE(dst, src)
 			}
 		}
-		if !t.c.plain && nSrc < len(src) && src[nSrc] == stopByte {
+		if !t.c.plain && nSrc < len(src) && src[nSrc] == 0xEE {
 			// spanStop's first pass, which it goes on from at an EE
 			// that OPTU8 copies. (At any other byte it would stop
 			// at once: the first pass ended at an ill-formed unit.)
@@ -304,18 +307,18 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 		// call and each test costs as much as the kernel's work. With
 		// the hint clear and nothing after the run, noteRun has
 		// nothing to do.
-		if n = earlyStop(src); n < 0 {
+		var ok bool
+		if n, ok = valid.QuickPrefix(src); !ok {
 			// The kernel is called from this frame, as in Transform.
-			var ok bool
-			n, ok = kernelValid(src)
+			n, ok = valid.KernelPrefix(src)
 			switch {
 			case ok && n == len(src):
 				t.off += int64(n)
 				return n, nil
 			case ok:
-				n = kernelFinish(src, n, false)
+				n = valid.Finish(src, n)
 			default:
-				n = validPrefix(src)
+				n = valid.Prefix(src)
 			}
 		}
 		if n == len(src) {

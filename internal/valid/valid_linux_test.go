@@ -1,0 +1,82 @@
+package valid
+
+import (
+	"bytes"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// guardedPages maps n read-write pages between two PROT_NONE pages and
+// returns the read-write ones: touching a byte before or after them faults.
+func guardedPages(t *testing.T, n int) []byte {
+	t.Helper()
+	ps := syscall.Getpagesize()
+	mem, err := syscall.Mmap(-1, 0, (n+2)*ps, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	t.Cleanup(func() { syscall.Munmap(mem) })
+	if err := syscall.Mprotect(mem[:ps], syscall.PROT_NONE); err != nil {
+		t.Fatalf("mprotect: %v", err)
+	}
+	if err := syscall.Mprotect(mem[(n+1)*ps:], syscall.PROT_NONE); err != nil {
+		t.Fatalf("mprotect: %v", err)
+	}
+	return mem[ps : (n+1)*ps : (n+1)*ps]
+}
+
+// TestValidPrefixPageBoundary checks that no implementation reads past the
+// end of its input when a PROT_NONE page follows it, or before its start
+// when one precedes it, and that no CopyPrefix function writes past
+// the end of dst[:len(src)] or before dst in the same way.
+func TestValidPrefixPageBoundary(t *testing.T) {
+	buf := guardedPages(t, 2)
+	dbuf := guardedPages(t, 2)
+	texts := []struct {
+		desc string
+		s    string
+	}{
+		{"ascii", strings.Repeat("abcdefg ", 60)},
+		{"2-byte", strings.Repeat("\u0436", 200)},
+		{"3-byte", strings.Repeat("\u4e2d", 200)},
+		{"4-byte", strings.Repeat("\U0001F600", 200)},
+		{"truncated", strings.Repeat("\u4e2d", 200) + "\xf0\x9f\x98"},
+		{"ill-formed", strings.Repeat("a\u00e9", 100) + "\xff" + strings.Repeat("b", 100)},
+		{"continuation", strings.Repeat("\x80", 400)},
+	}
+	for _, tc := range texts {
+		t.Run(tc.desc, func(t *testing.T) {
+			for n := 0; n <= 300; n++ {
+				// Ending at the PROT_NONE page after buf.
+				src := tc.s[len(tc.s)-n:]
+				p := buf[len(buf)-n:]
+				copy(p, src)
+				checkValidPrefix(t, p)
+				checkCopyGuarded(t, dbuf, p)
+				// Starting at the PROT_NONE page before buf.
+				src = tc.s[:n]
+				p = buf[:n:n]
+				copy(p, src)
+				checkValidPrefix(t, p)
+				checkCopyGuarded(t, dbuf, p)
+			}
+		})
+	}
+}
+
+// checkCopyGuarded runs every CopyPrefix function on src with a dst
+// of len(src) bytes that ends at the PROT_NONE page after dbuf, and with
+// one that starts at the PROT_NONE page before it.
+func checkCopyGuarded(t *testing.T, dbuf, src []byte) {
+	t.Helper()
+	n := len(src)
+	for _, dst := range [][]byte{dbuf[len(dbuf)-n:], dbuf[:n:n]} {
+		forEachCopy(src, prefixGeneric(src), func(impl, fn string, copyFn func(dst, src []byte) int, want int) {
+			clear(dst)
+			if got := copyFn(dst, src); got != want || !bytes.Equal(dst[:got], src[:got]) {
+				t.Fatalf("impl=%s: %s(dst, %q) = %d, copied %q; want %d", impl, fn, src, got, dst[:got], want)
+			}
+		})
+	}
+}
