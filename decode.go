@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"unicode/utf8"
 
+	"github.com/utf8stream/utf8stream/internal/repair"
 	"github.com/utf8stream/utf8stream/internal/valid"
 )
 
@@ -62,8 +63,9 @@ const (
 type core struct {
 	o      *options // shared and read-only: defaultOptions when no Option was given
 	policy Policy
-	// noTab is set when there is no table to serve denseFast for this
-	// policy and these options; tab is looked up when first needed.
+	// noTab is set when there is no table to serve the block repairer
+	// for this policy and these options; tab is looked up when first
+	// needed.
 	noTab bool
 	// plain is set when span is valid.Prefix: not under OPTU8, and not
 	// with NoNUL.
@@ -73,7 +75,7 @@ type core struct {
 	// quick is set without NoNUL and StripBOM, where Transform's short
 	// path serves valid input.
 	quick bool
-	tab   *denseTable
+	tab   *repair.Table
 }
 
 // init sets up c in place for policy p and opts.

@@ -1,20 +1,29 @@
 package utf8stream
 
-import "github.com/utf8stream/utf8stream/internal/valid"
+import (
+	"slices"
 
-// implNames returns the names of the implementations this machine
-// supports, "generic" first; see valid.ImplNames.
+	"github.com/utf8stream/utf8stream/internal/repair"
+	"github.com/utf8stream/utf8stream/internal/valid"
+)
+
+// implNames returns the names of the validation implementations this
+// machine supports, "generic" first; see valid.ImplNames.
 func implNames() []string { return valid.ImplNames() }
 
 // setImpl makes validation use the named implementation, and the block
-// repairer its AVX-512 kernel under "avx512" only, until restore is
-// called; see valid.SetImpl.
+// repairer the same where it has one and its generic code otherwise (it
+// has no AVX2 kernel), until restore is called; see valid.SetImpl and
+// repair.SetImpl.
 func setImpl(name string) (restore func()) {
 	restoreValid := valid.SetImpl(name)
-	old := repairKernel
-	repairKernel = name == "avx512"
+	rname := name
+	if !slices.Contains(repair.ImplNames(), name) {
+		rname = "generic"
+	}
+	restoreRepair := repair.SetImpl(rname)
 	return func() {
-		repairKernel = old
+		restoreRepair()
 		restoreValid()
 	}
 }

@@ -1,4 +1,4 @@
-package utf8stream
+package repair
 
 import (
 	"bytes"
@@ -25,34 +25,37 @@ func guardedPages(t *testing.T, n int) []byte {
 	return mem[ps : (n+1)*ps : (n+1)*ps]
 }
 
-// TestDenseTailPageBoundary checks the block loop on the last bytes of an
+// TestRepairTailPageBoundary checks the kernel on the last bytes of an
 // input that ends at a PROT_NONE page, or starts after one, under each
-// policy: Transform must read nothing outside its input, and repairTail,
-// which it calls where the 64 bytes from the tail's start are readable,
-// must read nothing of them past the tail.
-func TestDenseTailPageBoundary(t *testing.T) {
+// table without stops: where the 64 bytes from the tail's start are
+// readable (tailReadable), kernelTail must read nothing of them past the
+// tail, and Tail, which calls it there, nothing outside its input.
+func TestRepairTailPageBoundary(t *testing.T) {
 	buf := guardedPages(t, 1)
 	tail := bytes.Repeat([]byte("\xff\xe2\x82\x80a\xed\xa0\x80\xc3\xf0\x9f\x98"), 6)
-	for _, p := range allPolicies[1:] {
+	for _, s := range testSpecs {
+		if len(s.Stops) > 0 {
+			continue
+		}
+		tab := NewTable(s.Spec)
 		for n := 1; n <= 64; n++ {
 			src := tail[len(tail)-n:]
-			want, _, _ := refTransform(p, src, refOpts{})
+			want, _ := refRepair(s.Spec, src)
 			for _, in := range [][]byte{buf[len(buf)-n:], buf[:n:n]} {
 				copy(in, src)
 				dst := make([]byte, 3*n+64)
-				nd, ns, err := NewTransformer(p).Transform(dst, in, true)
-				if err != nil || ns != n || !bytes.Equal(dst[:nd], want) {
-					t.Fatalf("%v: Transform(%q) = %q, %d, %v; want %q", p, in, dst[:nd], ns, err, want)
+				var c Counts
+				if nd, ns := tab.Tail(dst, in, nil, &c); ns != n || !bytes.Equal(dst[:nd], want) {
+					t.Fatalf("%s: Tail(%q) wrote %q for %d bytes; want %q", s.name, in, dst[:nd], ns, want)
 				}
-				tab := denseTableFor(&NewTransformer(p).c)
-				if !haveRepair() || tab == nil || tab.maxOut > 3 || !tailReadable(in) {
+				if !haveKernel() || tab.maxOut > 3 || !tailReadable(in) {
 					continue
 				}
 				dst = make([]byte, tab.tailRoom(n))
-				st := repairState{first: -1, cleanMax: cleanBlocks}
-				repairTail(dst, in, tab, &st)
+				st := state{first: -1, cleanMax: cleanBlocks}
+				kernelTail(dst, in, tab, &st)
 				if nd, ns := unpad(st.j, st.p, n); ns != n || !bytes.Equal(dst[:nd], want) {
-					t.Fatalf("%v: repairTail(%q) wrote %q for %d bytes; want %q", p, in, dst[:nd], ns, want)
+					t.Fatalf("%s: kernelTail(%q) wrote %q for %d bytes; want %q", s.name, in, dst[:nd], ns, want)
 				}
 			}
 		}
