@@ -347,33 +347,6 @@ func BenchmarkPeers(b *testing.B) {
 	}
 }
 
-// BenchmarkRepairBlocks measures the AVX-512 repair kernel alone: one call
-// on a batch of repairBatch blocks, with no Go loop around it and no early
-// stop, on valid text (every block clean), 1% ill-formed text (about half
-// the blocks clean) and random bytes (none), so that a change to the
-// kernel can be measured per block.
-func BenchmarkRepairBlocks(b *testing.B) {
-	if !haveRepair() {
-		b.Skip("no repair kernel")
-	}
-	const n = repairBatch
-	for _, name := range []string{"latin1", "invalid1pct", "random"} {
-		src := textgen.Make(name, 64*(n-1)+128)
-		for _, p := range []Policy{Replace, OPTU8} {
-			tab := denseTableFor(&NewTransformer(p).c)
-			dst := make([]byte, 64*n*tab.maxOut+tab.repairRoom())
-			b.Run("input="+name+"/policy="+p.String(), func(b *testing.B) {
-				b.SetBytes(64 * n)
-				b.ReportAllocs()
-				for b.Loop() {
-					st := repairState{first: -1, cleanMax: n + 1, jmax: len(dst) - tab.repairRoom()}
-					repairBlocks(dst, src, n, tab, &st)
-				}
-			})
-		}
-	}
-}
-
 // BenchmarkHelpers measures the one-call helpers beside the Transformer
 // calls they stand for, in one run so that their ratios can be read off:
 // Valid beside Span, String beside Span (for valid input String only

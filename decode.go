@@ -2,54 +2,14 @@ package utf8stream
 
 import (
 	"bytes"
-	"encoding/binary"
-	"math/bits"
 	"unicode/utf8"
+
+	"github.com/utf8stream/utf8stream/internal/repair"
+	"github.com/utf8stream/utf8stream/internal/valid"
 )
 
-// The first-byte table, in the manner of unicode/utf8: for a lead byte, the
-// low 3 bits hold the sequence length and the high 4 bits index acceptRanges,
-// the range the second byte must fall in. Table 3-7 of the Unicode Standard.
-const (
-	as = 0xF0 // ASCII: a sequence of one byte
-	xx = 0xF1 // never valid as a first byte: 80..C1, F5..FF
-)
-
+// acceptRange is a range of bytes, lo to hi.
 type acceptRange struct{ lo, hi uint8 }
-
-var acceptRanges = [...]acceptRange{
-	0: {0x80, 0xBF},
-	1: {0xA0, 0xBF}, // E0: no overlong 3-byte forms
-	2: {0x80, 0x9F}, // ED: no surrogates
-	3: {0x90, 0xBF}, // F0: no overlong 4-byte forms
-	4: {0x80, 0x8F}, // F4: nothing above U+10FFFF
-}
-
-var first = func() (t [256]uint8) {
-	for c := range t {
-		switch {
-		case c < 0x80:
-			t[c] = as
-		case c < 0xC2 || c > 0xF4:
-			t[c] = xx
-		case c < 0xE0:
-			t[c] = 0x02
-		case c == 0xE0:
-			t[c] = 0x13
-		case c == 0xED:
-			t[c] = 0x23
-		case c < 0xF0:
-			t[c] = 0x03
-		case c == 0xF0:
-			t[c] = 0x34
-		case c == 0xF4:
-			t[c] = 0x44
-		default:
-			t[c] = 0x04
-		}
-	}
-	return t
-}()
 
 // status is what scan finds at the start of its input.
 type status uint8
@@ -64,22 +24,20 @@ const (
 // returns the length of the well-formed sequence, of the maximal ill-formed
 // subpart, or of the truncated sequence that makes up all of p.
 func scan(p []byte) (n int, st status) {
-	x := first[p[0]]
-	if x >= as {
-		if x == as {
-			return 1, complete
-		}
+	size, lo1, hi1 := valid.Lead(p[0])
+	switch size {
+	case 0:
 		return 1, illFormed
+	case 1:
+		return 1, complete
 	}
-	size := int(x & 7)
-	ar := acceptRanges[x>>4]
 	for i := 1; i < size; i++ {
 		if i == len(p) {
 			return i, short
 		}
 		lo, hi := uint8(0x80), uint8(0xBF)
 		if i == 1 {
-			lo, hi = ar.lo, ar.hi
+			lo, hi = lo1, hi1
 		}
 		if c := p[i]; c < lo || hi < c {
 			return i, illFormed
@@ -105,10 +63,11 @@ const (
 type core struct {
 	o      *options // shared and read-only: defaultOptions when no Option was given
 	policy Policy
-	// noTab is set when there is no table to serve denseFast for this
-	// policy and these options; tab is looked up when first needed.
+	// noTab is set when there is no table to serve the block repairer
+	// for this policy and these options; tab is looked up when first
+	// needed.
 	noTab bool
-	// plain is set when span is validPrefix: not under OPTU8, and not
+	// plain is set when span is valid.Prefix: not under OPTU8, and not
 	// with NoNUL, WTF8 or BMPOnly.
 	plain bool
 	// stop is set when span is spanStop: under OPTU8, WTF8 or BMPOnly.
@@ -122,7 +81,7 @@ type core struct {
 	// Transform's short path serves valid input; quickHigh is the same
 	// with BMPOnly, which has a short path of its own.
 	quick, quickHigh bool
-	tab              *denseTable
+	tab              *repair.Table
 }
 
 // init sets up c in place for policy p and opts.
@@ -175,7 +134,7 @@ func (c *core) resizes() bool {
 // well follow soon; it changes only the speed.
 func (c *core) span(p []byte, dense bool) int {
 	if dense && len(p) > denseWindow {
-		if n := validPrefixGeneric(p[:denseWindow]); n <= denseWindow-4 {
+		if n := valid.Prefix(p[:denseWindow]); n <= denseWindow-4 {
 			// The valid run ends in the window.
 			if c.plain {
 				return n
@@ -186,17 +145,17 @@ func (c *core) span(p []byte, dense bool) int {
 	if c.stop {
 		return c.spanStop(nil, p)
 	}
-	return c.cutNUL(p, validPrefix(p))
+	return c.cutNUL(p, valid.Prefix(p))
 }
 
 // copySpan is span(p, false) that also copies the prefix it returns to dst,
-// as copyValidPrefix does: len(dst) must be at least len(p), and the bytes
+// as valid.CopyPrefix does: len(dst) must be at least len(p), and the bytes
 // of dst after the prefix are unspecified.
 func (c *core) copySpan(dst, p []byte) int {
 	if c.stop {
 		return c.spanStop(dst, p)
 	}
-	return c.cutNUL(p, copyValidPrefix(dst, p))
+	return c.cutNUL(p, valid.CopyPrefix(dst, p))
 }
 
 // spanStop is span under OPTU8, WTF8 or BMPOnly. Under OPTU8 the kernels
@@ -210,19 +169,19 @@ func (c *core) spanStop(dst, p []byte) int {
 		// Before the validation, which then stops there at the latest:
 		// a character above U+FFFF ends the span, and the bytes F5..FF
 		// are ill-formed.
-		p = p[:indexHigh(p)]
+		p = p[:valid.IndexHigh(p)]
 	}
 	n := 0
 	for {
 		switch {
 		case c.policy != OPTU8 && dst == nil:
-			n += validPrefix(p[n:])
+			n += valid.Prefix(p[n:])
 		case c.policy != OPTU8:
-			n += copyValidPrefix(dst[n:], p[n:])
+			n += valid.CopyPrefix(dst[n:], p[n:])
 		case dst == nil:
-			n += validPrefixStop(p[n:])
+			n += valid.PrefixBeforeEE(p[n:])
 		default:
-			n += copyValidPrefixStop(dst[n:], p[n:])
+			n += valid.CopyPrefixBeforeEE(dst[n:], p[n:])
 		}
 		if n+3 > len(p) || !c.copies(whole[n:]) {
 			break
@@ -244,7 +203,7 @@ func (c *core) copies(p []byte) bool {
 		return false
 	}
 	switch {
-	case p[0] == stopByte && c.policy == OPTU8:
+	case p[0] == 0xEE && c.policy == OPTU8:
 		return !c.optu8Escaped(p[1], p[2])
 	case p[0] == 0xED && c.o.wtf8 && p[1] >= 0xA0:
 		if p[1] < 0xB0 {
@@ -256,62 +215,6 @@ func (c *core) copies(p []byte) bool {
 		return !c.surrogateEscaped(p[1], p[2])
 	}
 	return false
-}
-
-// indexHigh returns the offset of the first byte F0..FF in p, or len(p) if
-// there is none. Within valid UTF-8 those are the lead bytes F0..F4 of the
-// characters above U+FFFF.
-func indexHigh(p []byte) int {
-	// 8 bytes at a time: a byte b with its top bit set is F0..FF when
-	// (b&7F) + 10 reaches 80, which cannot carry into the next byte. A
-	// block of ASCII, whose top bits are clear, needs no more; after the
-	// first block that is not ASCII, the text is not likely to be, and
-	// the test costs more than it saves.
-	const ones, tops = 0x0101010101010101, 0x8080808080808080
-	high := func(x uint64) uint64 { return (x&^tops + 0x10*ones) & x }
-	i := 0
-	for ; i+64 <= len(p); i += 64 {
-		q := (*[64]byte)(p[i:])
-		w0, w1, w2, w3 := binary.LittleEndian.Uint64(q[0:]), binary.LittleEndian.Uint64(q[8:]), binary.LittleEndian.Uint64(q[16:]), binary.LittleEndian.Uint64(q[24:])
-		w4, w5, w6, w7 := binary.LittleEndian.Uint64(q[32:]), binary.LittleEndian.Uint64(q[40:]), binary.LittleEndian.Uint64(q[48:]), binary.LittleEndian.Uint64(q[56:])
-		if (w0|w1|w2|w3|w4|w5|w6|w7)&tops == 0 {
-			continue
-		}
-		if (high(w0)|high(w1)|high(w2)|high(w3)|high(w4)|high(w5)|high(w6)|high(w7))&tops != 0 {
-			return i + indexHighWords(p[i:i+64])
-		}
-		i += 64
-		break
-	}
-	for ; i+64 <= len(p); i += 64 {
-		q := (*[64]byte)(p[i:])
-		a := high(binary.LittleEndian.Uint64(q[0:])) | high(binary.LittleEndian.Uint64(q[8:])) |
-			high(binary.LittleEndian.Uint64(q[16:])) | high(binary.LittleEndian.Uint64(q[24:]))
-		b := high(binary.LittleEndian.Uint64(q[32:])) | high(binary.LittleEndian.Uint64(q[40:])) |
-			high(binary.LittleEndian.Uint64(q[48:])) | high(binary.LittleEndian.Uint64(q[56:]))
-		if (a|b)&tops != 0 {
-			break
-		}
-	}
-	return i + indexHighWords(p[i:])
-}
-
-// indexHighWords is indexHigh a word at a time, for short p.
-func indexHighWords(p []byte) int {
-	const ones, tops = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(p); i += 8 {
-		x := binary.LittleEndian.Uint64(p[i:])
-		if m := (x&^tops + 0x10*ones) & x & tops; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for ; i < len(p); i++ {
-		if p[i] >= 0xF0 {
-			return i
-		}
-	}
-	return len(p)
 }
 
 // cutNUL returns n, the length of a valid prefix of p, or under NoNUL the

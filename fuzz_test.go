@@ -9,6 +9,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/utf8stream/utf8stream/internal/valid"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 )
@@ -83,7 +84,7 @@ func FuzzTransform(f *testing.F) {
 					t.Fatalf("%v opts %#x: output %q is not WTF-8", p, o, got)
 				}
 			}
-			if ro.bmpOnly && indexHigh(got) < len(got) {
+			if ro.bmpOnly && valid.IndexHigh(got) < len(got) {
 				t.Fatalf("%v opts %#x: output %q holds a byte F0..FF under BMPOnly", p, o, got)
 			}
 			if p != Reject {
@@ -200,7 +201,7 @@ func FuzzRoundTrip(f *testing.F) {
 			}
 			if o&2 != 0 {
 				wesc, werr := writeChunks(p, in, []int{1 + int(split)%7}, opts...)
-				if werr != nil || !bytes.Equal(wesc, esc) || indexHigh(esc) < len(esc) {
+				if werr != nil || !bytes.Equal(wesc, esc) || valid.IndexHigh(esc) < len(esc) {
 					t.Fatalf("%v opts %#x: Writer(%q) = %q, %v; Transform gives %q, and no byte F0..FF may remain", p, o, in, wesc, werr, esc)
 				}
 			}

@@ -4,19 +4,20 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/utf8stream/utf8stream/internal/valid"
 	"golang.org/x/text/transform"
 )
 
 // Valid reports whether b is made entirely of well-formed UTF-8 sequences.
 // Its answer is that of [utf8.Valid]; it does not allocate.
 func Valid(b []byte) bool {
-	return validPrefix(b) == len(b)
+	return valid.Prefix(b) == len(b)
 }
 
 // ValidString reports whether s is made entirely of well-formed UTF-8
 // sequences. Its answer is that of [utf8.ValidString]; it does not allocate.
 func ValidString(s string) bool {
-	return validPrefix(stringBytes(s)) == len(s)
+	return valid.Prefix(stringBytes(s)) == len(s)
 }
 
 // Bytes returns a new slice holding what policy p, with opts, makes of b.

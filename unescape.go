@@ -8,6 +8,10 @@ import (
 	"golang.org/x/text/transform"
 )
 
+// lsb and msb are the low and the high bit of each byte of a word, for
+// Transform's search for a lead byte 8 bytes at a time.
+const lsb, msb = 0x0101010101010101, 0x8080808080808080
+
 // Unescaper restores the bytes that [SurrogateEscape] or [OPTU8] escaped:
 // each escape (ED B2 80..ED B3 BF, or EE BE 80..EE BF BF) becomes the one
 // byte 80..FF it stands for, and every other byte is copied as it is. So

@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/utf8stream/utf8stream/internal/textgen"
+	"github.com/utf8stream/utf8stream/internal/valid"
 	"golang.org/x/text/transform"
 )
 
@@ -534,7 +535,7 @@ func TestBMPOnlyRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if p == OPTU8 && !utf8.ValidString(esc) || indexHigh([]byte(esc)) < len(esc) {
+				if p == OPTU8 && !utf8.ValidString(esc) || valid.IndexHigh([]byte(esc)) < len(esc) {
 					t.Fatalf("%v BMPOnly(%q) = %q: a character above U+FFFF, or not valid UTF-8", p, in, esc)
 				}
 				for _, rc := range readerCases(uint64(len(in))) {
@@ -613,8 +614,8 @@ func TestIndexHigh(t *testing.T) {
 					if at >= 0 {
 						p[at] = c
 					}
-					if got, want := indexHigh(p), ref(p); got != want {
-						t.Fatalf("indexHigh(% X) = %d; want %d", p, got, want)
+					if got, want := valid.IndexHigh(p), ref(p); got != want {
+						t.Fatalf("valid.IndexHigh(% X) = %d; want %d", p, got, want)
 					}
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/utf8stream/utf8stream/internal/repair"
 	"golang.org/x/text/transform"
 )
 
@@ -109,17 +110,20 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 		n = wr.fringe(p, n)
 	}
 	for n < len(p) && wr.err == nil {
-		if wr.t.dense && wr.t.fastDense() {
+		if wr.t.dense && wr.t.canRepair() {
 			// The block loop takes whole blocks only while buf has
 			// room for two: with less it would leave the rest of buf
 			// to the general path, a unit at a time.
-			if m, err := wr.reserveRoom(p, n, wr.t.c.tab.blockRoom()); err != nil {
+			if m, err := wr.reserveRoom(p, n, wr.t.c.tab.BlockRoom()); err != nil {
 				return m, err
 			}
 			// The stretch is written as Transform writes it, with one
 			// mark for all its units, which written finds again if it
 			// must.
-			if nd, ns := wr.t.denseFast(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], 0); ns > 0 {
+			var c repair.Counts
+			nd, ns := wr.t.c.tab.Blocks(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], wr.t.recorder(p[n:], 0), &c)
+			wr.t.count(0, &c)
+			if ns > 0 {
 				wr.t.off += int64(ns)
 				if n, err = wr.keep(p, n, nd, ns, true); err != nil {
 					return n, err
@@ -153,16 +157,19 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 			n = len(p)
 			break
 		}
-		if k := len(p) - n; k <= denseTailMax && k >= denseTailMin && (wr.t.off > 0 || !wr.t.c.o.stripBOM) && wr.t.fastDense() {
+		if k := len(p) - n; k <= repair.TailMax && k >= repair.TailMin && (wr.t.off > 0 || !wr.t.c.o.stripBOM) && wr.t.canRepair() {
 			// The last bytes of p, from an ill-formed unit on, up to
 			// those that more input can change: the block loop on them,
 			// padded, as Transform takes them. (A byte order mark to
 			// strip is next's.)
 			src := p[n : n+unitsEnd(p[n:])]
-			if m, err := wr.reserveRoom(p, n, len(src)*wr.t.c.tab.maxOut); err != nil {
+			if m, err := wr.reserveRoom(p, n, wr.t.c.tab.Room(len(src))); err != nil {
 				return m, err
 			}
-			if nd, ns := wr.t.denseTail(wr.buf[len(wr.buf):cap(wr.buf)], src, 0); ns > 0 {
+			var c repair.Counts
+			nd, ns := wr.t.c.tab.Tail(wr.buf[len(wr.buf):cap(wr.buf)], src, wr.t.recorder(src, 0), &c)
+			wr.t.count(0, &c)
+			if ns > 0 {
 				wr.t.off += int64(ns)
 				if n, err = wr.keep(p, n, nd, ns, true); err != nil {
 					return n, err

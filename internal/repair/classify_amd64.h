@@ -1,4 +1,4 @@
-// The body of classifyAVX512, which dense_amd64.s includes there and in
+// The body of classifyAVX512, which repair_amd64.s includes there and in
 // repairAVX512: it classifies the CX > 0 blocks at SI into the blockClass
 // array at DI, advancing SI and DI and counting CX down to 0. It overwrites
 // AX, Z0 to Z3, Z10 to Z16, K1 to K4 and K6. CLASSIFY_LOOP names its loop;

@@ -21,39 +21,73 @@
 
 #include "textflag.h"
 
-// Error bits of the lookup tables.
-// 0x01 lead byte not followed by a continuation byte
-// 0x02 ASCII byte followed by a continuation byte
-// 0x04 E0 followed by 80..9F (overlong 3-byte form)
-// 0x08 F4 followed by 90..BF, or F5..FF followed by 90..BF (above U+10FFFF)
-// 0x10 ED followed by A0..BF (surrogate)
-// 0x20 C0 or C1 followed by a continuation byte (overlong 2-byte form)
-// 0x40 F0 followed by 80..8F (overlong 4-byte form), or F5..FF followed by 80..8F
-// 0x80 continuation byte followed by a continuation byte; wanted only after a 3- or 4-byte lead
+// The error bits of the lookup tables, after simdjson's lookup4 (the
+// names are simdjson's; table_test.go builds every table from them and
+// checks the bytes below):
+//
+//	TooShort   0x01  a lead byte not followed by a continuation byte
+//	TooLong    0x02  an ASCII byte followed by a continuation byte
+//	Overlong3  0x04  E0 followed by 80..9F
+//	TooLarge   0x08  F4 followed by 90..BF, or F5..FF followed by 90..BF
+//	Surrogate  0x10  ED followed by A0..BF
+//	Overlong2  0x20  C0 or C1 followed by a continuation byte
+//	Overlong4  0x40  F0 followed by 80..8F; also F5..FF followed by 80..8F
+//	TwoConts   0x80  a continuation byte followed by one; wanted only 2 or 3
+//	                 bytes after a 3- or 4-byte lead, where CHECK2 and CHECK4
+//	                 flip it
+//	Carry      0x83  TooShort|TooLong|TwoConts: the bits that the low nibble
+//	                 of the earlier byte does not decide
+//
+// A byte shows an error where the three lookups, by the high and low
+// nibbles of the byte before it and by its own high nibble, share a bit.
 
 // Each table is 16 bytes, repeated to 64 so that VPERMB, which uses the
 // low 6 bits of an index, can look it up without masking the index
 // (TABLE, in table_amd64.h).
 #include "table_amd64.h"
 
-// By the high nibble of the earlier byte.
+// prevHigh, by the high nibble of the earlier byte:
+//
+//	0..7  TooLong                              02
+//	8..B  TwoConts                             80
+//	C     TooShort|Overlong2                   21
+//	D     TooShort                             01
+//	E     TooShort|Overlong3|Surrogate         15
+//	F     TooShort|TooLarge|Overlong4          49
 TABLE(prevHigh<>, $0x0202020202020202, $0x4915012180808080)
 
-// By the low nibble of the earlier byte.
+// prevLow, by the low nibble of the earlier byte:
+//
+//	0     Carry|Overlong3|Overlong2|Overlong4  e7
+//	1     Carry|Overlong2                      a3
+//	2..3  Carry                                83
+//	4     Carry|TooLarge                       8b
+//	5..C  Carry|TooLarge|Overlong4             cb
+//	D     Carry|TooLarge|Overlong4|Surrogate   db
+//	E..F  Carry|TooLarge|Overlong4             cb
 TABLE(prevLow<>, $0xcbcbcb8b8383a3e7, $0xcbcbdbcbcbcbcbcb)
 
-// prevLow for the kernels that stop at EE: it adds bits 0x04 and
-// 0x10 for a low nibble E, which prevHigh has only for a high nibble E, so
-// that EE followed by 80..9F or A0..BF shows an error at the byte after it,
-// as EE followed by anything else does already. The stop costs nothing per
-// block, and the n these kernels return is at most one past the first EE.
+// prevLowEE, prevLow for the kernels that stop before EE, has E as
+// Carry|TooLarge|Overlong4|Overlong3|Surrogate (df): the bits 0x04 and
+// 0x10 that prevHigh has only for a high nibble E, so that EE followed by
+// 80..9F or A0..BF shows an error at the byte after it, as EE followed by
+// anything else does already. The stop costs nothing per block, and the n
+// these kernels return is at most one past the first EE.
 TABLE(prevLowEE<>, $0xcbcbcb8b8383a3e7, $0xcbdfdbcbcbcbcbcb)
 
-// By the high nibble of the later byte.
+// curHigh, by the high nibble of the later byte:
+//
+//	0..7  TooShort                                        01
+//	8     TooLong|Overlong2|TwoConts|Overlong3|Overlong4  e6
+//	9     TooLong|Overlong2|TwoConts|Overlong3|TooLarge   ae
+//	A..B  TooLong|Overlong2|TwoConts|Surrogate|TooLarge   ba
+//	C..F  TooShort                                        01
 TABLE(curHigh<>, $0x0101010101010101, $0x01010101babaaee6)
 
 // A block ends inside a sequence where one of its last three bytes is
-// greater than this: a lead byte of a longer sequence than fits.
+// greater than incompleteMax there: the last byte greater than BF (a lead
+// byte), the one before greater than DF (a 3- or 4-byte lead), or the one
+// before that greater than EF (a 4-byte lead). Every other byte is FF.
 DATA incompleteMax<>+0x00(SB)/8, $0xffffffffffffffff
 DATA incompleteMax<>+0x08(SB)/8, $0xffffffffffffffff
 DATA incompleteMax<>+0x10(SB)/8, $0xffffffffffffffff
@@ -180,10 +214,10 @@ TEXT ·copyValidAVX2(SB), NOSPLIT, $0-56
 	MOVQ AX, ret+48(FP)
 	RET
 
-// func validStopAVX2(p []byte) int
+// func validBeforeEEAVX2(p []byte) int
 // Requires AVX2. It is validAVX2 that also flags the byte after every EE
 // (prevLowEE).
-TEXT ·validStopAVX2(SB), NOSPLIT, $0-32
+TEXT ·validBeforeEEAVX2(SB), NOSPLIT, $0-32
 	MOVQ p_base+0(FP), SI
 	MOVQ p_len+8(FP), DX
 #define STORE2(reg, off)
@@ -193,10 +227,10 @@ TEXT ·validStopAVX2(SB), NOSPLIT, $0-32
 	MOVQ AX, ret+24(FP)
 	RET
 
-// func copyValidStopAVX2(dst, src []byte) int
+// func copyValidBeforeEEAVX2(dst, src []byte) int
 // Requires AVX2. It is copyValidAVX2 that also flags the byte after every
 // EE (prevLowEE).
-TEXT ·copyValidStopAVX2(SB), NOSPLIT, $0-56
+TEXT ·copyValidBeforeEEAVX2(SB), NOSPLIT, $0-56
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), DX
@@ -308,10 +342,10 @@ TEXT ·copyValidAVX512(SB), NOSPLIT, $0-56
 	MOVQ AX, ret+48(FP)
 	RET
 
-// func validStopAVX512(p []byte) int
+// func validBeforeEEAVX512(p []byte) int
 // Requires what validAVX512 requires. It is validAVX512 that also flags
 // the byte after every EE (prevLowEE).
-TEXT ·validStopAVX512(SB), NOSPLIT, $0-32
+TEXT ·validBeforeEEAVX512(SB), NOSPLIT, $0-32
 	MOVQ p_base+0(FP), SI
 	MOVQ p_len+8(FP), DX
 #define STORE4(reg, off)
@@ -322,10 +356,10 @@ TEXT ·validStopAVX512(SB), NOSPLIT, $0-32
 	MOVQ AX, ret+24(FP)
 	RET
 
-// func copyValidStopAVX512(dst, src []byte) int
+// func copyValidBeforeEEAVX512(dst, src []byte) int
 // Requires what validAVX512 requires. It is copyValidAVX512 that also
 // flags the byte after every EE (prevLowEE).
-TEXT ·copyValidStopAVX512(SB), NOSPLIT, $0-56
+TEXT ·copyValidBeforeEEAVX512(SB), NOSPLIT, $0-56
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), DX

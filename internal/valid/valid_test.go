@@ -1,4 +1,4 @@
-package utf8stream
+package valid
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 	"github.com/utf8stream/utf8stream/internal/textgen"
 )
 
-// decodePrefix is a second oracle for validPrefixGeneric, built on
+// decodePrefix is a second oracle for prefixGeneric, built on
 // unicode/utf8: the longest prefix that DecodeRune reads without error.
 func decodePrefix(p []byte) int {
 	i := 0
@@ -29,45 +30,49 @@ func decodePrefix(p []byte) int {
 }
 
 // checkValidPrefix checks every supported implementation against the
-// generic one on p, through validPrefix (with its shortcut for short
-// inputs) and validPrefixSlow (the kernel whatever the length), and
-// through every copyValidPrefix function (see forEachCopy).
+// generic one on p, through Prefix (with its shortcut for short
+// inputs), prefixSlow (the kernel whatever the length) and the fronts
+// that a caller inlines (frontsPrefix), and through every CopyPrefix
+// function (see forEachCopy).
 func checkValidPrefix(t testing.TB, p []byte) {
 	t.Helper()
-	want := validPrefixGeneric(p)
+	want := prefixGeneric(p)
 	if d := decodePrefix(p); want != d {
-		t.Fatalf("validPrefixGeneric(%q) = %d; want %d (utf8.DecodeRune)", p, want, d)
+		t.Fatalf("prefixGeneric(%q) = %d; want %d (utf8.DecodeRune)", p, want, d)
 	}
 	if v := utf8.Valid(p); v != (want == len(p)) {
-		t.Fatalf("validPrefixGeneric(%q) = %d of %d, but utf8.Valid = %v", p, want, len(p), v)
+		t.Fatalf("prefixGeneric(%q) = %d of %d, but utf8.Valid = %v", p, want, len(p), v)
 	}
-	for _, name := range implNames() {
-		restore := setImpl(name)
-		got, gotSlow := validPrefix(p), validPrefixSlow(p)
+	for _, name := range ImplNames() {
+		restore := SetImpl(name)
+		got, gotSlow, gotFronts := Prefix(p), prefixSlow(p), frontsPrefix(p)
 		restore()
 		if got != want {
-			t.Fatalf("impl=%s: validPrefix(%q) = %d; want %d", name, p, got, want)
+			t.Fatalf("impl=%s: Prefix(%q) = %d; want %d", name, p, got, want)
+		}
+		if gotFronts != want {
+			t.Fatalf("impl=%s: QuickPrefix, KernelPrefix and Finish on %q give %d; want %d", name, p, gotFronts, want)
 		}
 		if gotSlow != want {
-			t.Fatalf("impl=%s: validPrefixSlow(%q) = %d; want %d", name, p, gotSlow, want)
+			t.Fatalf("impl=%s: prefixSlow(%q) = %d; want %d", name, p, gotSlow, want)
 		}
 	}
-	wantStop := stopPrefix(p)
-	if got := validPrefixStopGeneric(p); got != wantStop {
-		t.Fatalf("validPrefixStopGeneric(%q) = %d; want %d", p, got, wantStop)
+	wantStop := beforeEEPrefix(p)
+	if got := prefixBeforeEEGeneric(p); got != wantStop {
+		t.Fatalf("prefixBeforeEEGeneric(%q) = %d; want %d", p, got, wantStop)
 	}
-	for _, name := range implNames() {
-		restore := setImpl(name)
-		got, gotSlow := validPrefixStop(p), validPrefixStopSlow(p)
+	for _, name := range ImplNames() {
+		restore := SetImpl(name)
+		got, gotSlow := PrefixBeforeEE(p), prefixBeforeEESlow(p)
 		restore()
 		if got != wantStop || gotSlow != wantStop {
-			t.Fatalf("impl=%s: validPrefixStop(%q) = %d, validPrefixStopSlow = %d; want %d", name, p, got, gotSlow, wantStop)
+			t.Fatalf("impl=%s: PrefixBeforeEE(%q) = %d, prefixBeforeEESlow = %d; want %d", name, p, got, gotSlow, wantStop)
 		}
 	}
 	for _, im := range impls {
 		if im.supported && im.valid != nil {
 			checkKernel(t, im.name+" kernel", im.valid(p), p, want)
-			checkKernel(t, im.name+" stop kernel", im.validStop(p), p, wantStop)
+			checkKernel(t, im.name+" BeforeEE kernel", im.validBeforeEE(p), p, wantStop)
 		}
 	}
 	forEachCopy(p, want, func(impl, fn string, copyFn func(dst, src []byte) int, want int) {
@@ -92,10 +97,10 @@ func checkKernel(t testing.TB, name string, n int, p []byte, want int) {
 	}
 }
 
-// stopPrefix is the oracle of validPrefixStop, built on unicode/utf8: the
+// beforeEEPrefix is the oracle of PrefixBeforeEE, built on unicode/utf8: the
 // longest prefix that DecodeRune reads without error or a rune from U+E000
 // to U+EFFF, whose encodings start with EE.
-func stopPrefix(p []byte) int {
+func beforeEEPrefix(p []byte) int {
 	i := 0
 	for i < len(p) {
 		r, size := utf8.DecodeRune(p[i:])
@@ -107,31 +112,81 @@ func stopPrefix(p []byte) int {
 	return i
 }
 
-// forEachCopy calls check with each way to run copyValidPrefix on src and
-// the n it must return: copyValidPrefixGeneric, and for every supported
-// implementation copyValidPrefix and copyValidPrefixSlow, with that
+// frontsPrefix runs the fronts as a hot caller that inlines them does:
+// QuickPrefix, then KernelPrefix and Finish where it stopped short, and
+// Prefix where there is no kernel to call.
+func frontsPrefix(p []byte) int {
+	if n, ok := QuickPrefix(p); ok {
+		return n
+	}
+	n, ok := KernelPrefix(p)
+	switch {
+	case ok && n == len(p):
+		return n
+	case ok:
+		return Finish(p, n)
+	}
+	return Prefix(p)
+}
+
+// frontsCopy is frontsPrefix for CopyPrefix.
+func frontsCopy(dst, src []byte) int {
+	if n, ok := QuickCopy(dst, src); ok {
+		return n
+	}
+	n, ok := KernelCopy(dst, src)
+	switch {
+	case ok && n == len(src):
+		return n
+	case ok:
+		return CopyFinish(dst, src, n)
+	}
+	return CopyPrefix(dst, src)
+}
+
+// frontsCopyBeforeEE is frontsPrefix for CopyPrefixBeforeEE.
+func frontsCopyBeforeEE(dst, src []byte) int {
+	if n, ok := QuickCopy(dst, src); ok {
+		return n
+	}
+	n, ok := KernelCopyBeforeEE(dst, src)
+	switch {
+	case ok && n == len(src):
+		return n
+	case ok:
+		return CopyFinishBeforeEE(dst, src, n)
+	}
+	return CopyPrefixBeforeEE(dst, src)
+}
+
+// forEachCopy calls check with each way to run CopyPrefix on src and
+// the n it must return: copyPrefixGeneric, and for every supported
+// implementation CopyPrefix and copyPrefixSlow, with that
 // implementation set, and its copying kernel, which must return what the
 // validating one does.
 //
-// It does the same for the stopping variants, copyValidPrefixStop and the
-// rest, which must return stopPrefix(src).
+// It does the same for the BeforeEE variants, CopyPrefixBeforeEE and the
+// rest, which must return beforeEEPrefix(src). The fronts that a caller
+// inlines run as that caller runs them (frontsCopy).
 func forEachCopy(src []byte, want int, check func(impl, fn string, copyFn func(dst, src []byte) int, want int)) {
-	wantStop := stopPrefix(src)
-	check("generic", "copyValidPrefixGeneric", copyValidPrefixGeneric, want)
-	check("generic", "copyValidPrefixStopGeneric", copyValidPrefixStopGeneric, wantStop)
+	wantStop := beforeEEPrefix(src)
+	check("generic", "copyPrefixGeneric", copyPrefixGeneric, want)
+	check("generic", "copyPrefixBeforeEEGeneric", copyPrefixBeforeEEGeneric, wantStop)
 	for _, im := range impls {
 		if !im.supported {
 			continue
 		}
 		func() {
-			defer setImpl(im.name)()
-			check(im.name, "copyValidPrefix", copyValidPrefix, want)
-			check(im.name, "copyValidPrefixSlow", copyValidPrefixSlow, want)
-			check(im.name, "copyValidPrefixStop", copyValidPrefixStop, wantStop)
-			check(im.name, "copyValidPrefixStopSlow", copyValidPrefixStopSlow, wantStop)
+			defer SetImpl(im.name)()
+			check(im.name, "CopyPrefix", CopyPrefix, want)
+			check(im.name, "copyPrefixSlow", copyPrefixSlow, want)
+			check(im.name, "CopyPrefixBeforeEE", CopyPrefixBeforeEE, wantStop)
+			check(im.name, "copyPrefixBeforeEESlow", copyPrefixBeforeEESlow, wantStop)
+			check(im.name, "fronts of CopyPrefix", frontsCopy, want)
+			check(im.name, "fronts of CopyPrefixBeforeEE", frontsCopyBeforeEE, wantStop)
 			if im.valid != nil {
 				check(im.name, "copy kernel", im.copyValid, im.valid(src))
-				check(im.name, "copy stop kernel", im.copyValidStop, im.validStop(src))
+				check(im.name, "copy BeforeEE kernel", im.copyValidBeforeEE, im.validBeforeEE(src))
 			}
 		}()
 	}
@@ -215,8 +270,8 @@ var validPrefixTests = []struct {
 func TestValidPrefixTable(t *testing.T) {
 	for _, tc := range validPrefixTests {
 		t.Run(tc.desc, func(t *testing.T) {
-			if got := validPrefixGeneric([]byte(tc.in)); got != tc.want {
-				t.Fatalf("validPrefixGeneric(%q) = %d; want %d", tc.in, got, tc.want)
+			if got := prefixGeneric([]byte(tc.in)); got != tc.want {
+				t.Fatalf("prefixGeneric(%q) = %d; want %d", tc.in, got, tc.want)
 			}
 			checkValidPrefix(t, []byte(tc.in))
 			// The same in a long input, so that the kernels see it.
@@ -299,9 +354,9 @@ func TestValidPrefixTextgen(t *testing.T) {
 		for _, size := range []int{1, 15, 16, 31, 32, 33, 63, 64, 65, 100, 255, 256, 257, 4096, 100000} {
 			p := textgen.Make(name, size)
 			checkValidPrefix(t, p)
-			// After every ill-formed subpart the core starts again: do so.
+			// After every ill-formed subpart a caller starts again: do so.
 			for i := 0; i < len(p) && i < 5000; {
-				n := validPrefixGeneric(p[i:])
+				n := prefixGeneric(p[i:])
 				checkValidPrefix(t, p[i:])
 				i += n + 1
 			}
@@ -348,14 +403,15 @@ func TestValidPrefixRandom(t *testing.T) {
 	}
 }
 
-// TestCopyValidPrefixShortDst checks that every copyValidPrefix function
-// but the kernels, which leave the check to their callers, panics before
-// it writes when len(dst) < len(src), even if cap(dst) is large enough.
+// TestCopyValidPrefixShortDst checks that every CopyPrefix function but
+// the kernels and their fronts, which leave the check to their callers,
+// panics before it writes when len(dst) < len(src), even if cap(dst) is
+// large enough.
 func TestCopyValidPrefixShortDst(t *testing.T) {
 	for _, size := range []int{10, 100} {
 		src := textgen.Make("russian", size)
-		forEachCopy(src, validPrefixGeneric(src), func(impl, fn string, copyFn func(dst, src []byte) int, _ int) {
-			if strings.HasSuffix(fn, "kernel") {
+		forEachCopy(src, prefixGeneric(src), func(impl, fn string, copyFn func(dst, src []byte) int, _ int) {
+			if strings.HasSuffix(fn, "kernel") || strings.HasPrefix(fn, "fronts") {
 				return
 			}
 			dst := make([]byte, size-1, size+10)
@@ -374,37 +430,37 @@ func TestCopyValidPrefixShortDst(t *testing.T) {
 
 // TestValidPrefixDispatch flips the dispatcher between implementations.
 func TestValidPrefixDispatch(t *testing.T) {
-	names := implNames()
+	names := ImplNames()
 	if names[0] != "generic" {
-		t.Fatalf("implNames() = %q; want generic first", names)
+		t.Fatalf("ImplNames() = %q; want generic first", names)
 	}
-	// By default validPrefix uses the last, fastest, supported one.
+	// By default Prefix uses the last, fastest, supported one.
 	if got, want := impls[impl].name, names[len(names)-1]; got != want {
 		t.Errorf("default implementation = %s; want %s", got, want)
 	}
 	p := []byte(strings.Repeat("\u4e2d", 100) + "\xed\xa0\x80" + strings.Repeat("a", 100))
 	for _, name := range names {
 		before := impl
-		restore := setImpl(name)
+		restore := SetImpl(name)
 		if got := impls[impl].name; got != name {
-			t.Errorf("after setImpl(%q) the implementation is %s", name, got)
+			t.Errorf("after SetImpl(%q) the implementation is %s", name, got)
 		}
-		if got := validPrefix(p); got != 300 {
-			t.Errorf("impl=%s: validPrefix = %d; want 300", name, got)
+		if got := Prefix(p); got != 300 {
+			t.Errorf("impl=%s: Prefix = %d; want 300", name, got)
 		}
 		restore()
 		if impl != before {
-			t.Errorf("restore after setImpl(%q) left %s; want %s", name, impls[impl].name, impls[before].name)
+			t.Errorf("restore after SetImpl(%q) left %s; want %s", name, impls[impl].name, impls[before].name)
 		}
 	}
 	for _, bad := range []string{"nonesuch", ""} {
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Errorf("setImpl(%q) did not panic", bad)
+					t.Errorf("SetImpl(%q) did not panic", bad)
 				}
 			}()
-			setImpl(bad)
+			SetImpl(bad)
 		}()
 	}
 	for _, im := range impls {
@@ -412,10 +468,10 @@ func TestValidPrefixDispatch(t *testing.T) {
 			func() {
 				defer func() {
 					if recover() == nil {
-						t.Errorf("setImpl(%q) on a machine without it did not panic", im.name)
+						t.Errorf("SetImpl(%q) on a machine without it did not panic", im.name)
 					}
 				}()
-				setImpl(im.name)
+				SetImpl(im.name)
 			}()
 		}
 	}
@@ -424,17 +480,20 @@ func TestValidPrefixDispatch(t *testing.T) {
 // TestValidPrefixGODEBUG runs this test binary again with GODEBUG turning
 // off CPU features, and checks which implementation it picks.
 func TestValidPrefixGODEBUG(t *testing.T) {
-	if os.Getenv("UTF8STREAM_PRINT_IMPL") != "" {
-		fmt.Printf("impl=%s names=%s\n", impls[impl].name, strings.Join(implNames(), ","))
+	if os.Getenv("VALID_PRINT_IMPL") != "" {
+		fmt.Printf("impl=%s names=%s\n", impls[impl].name, strings.Join(ImplNames(), ","))
 		return
 	}
 	if testing.Short() {
 		t.Skip("runs the test binary again")
 	}
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the GODEBUG switches of the kernels are amd64's")
+	}
 	run := func(godebug string) (impl string, names []string) {
 		t.Helper()
 		cmd := exec.Command(os.Args[0], "-test.run=^TestValidPrefixGODEBUG$", "-test.count=1")
-		env := []string{"UTF8STREAM_PRINT_IMPL=1"}
+		env := []string{"VALID_PRINT_IMPL=1"}
 		for _, kv := range os.Environ() {
 			if !strings.HasPrefix(kv, "GODEBUG=") {
 				env = append(env, kv)
@@ -483,8 +542,8 @@ func FuzzValidPrefix(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, p []byte) {
 		checkValidPrefix(t, p)
-		// Also as the core calls it after an ill-formed subpart.
-		if n := validPrefixGeneric(p); n < len(p) {
+		// Also as a caller calls it after an ill-formed subpart.
+		if n := prefixGeneric(p); n < len(p) {
 			checkValidPrefix(t, p[n+1:])
 		}
 	})
@@ -494,15 +553,15 @@ func BenchmarkValidPrefix(b *testing.B) {
 	for _, name := range textgen.Names {
 		for _, size := range []int{64, 4096, 1 << 20} {
 			data := textgen.Make(name, size)
-			for _, im := range implNames() {
+			for _, im := range ImplNames() {
 				b.Run(fmt.Sprintf("input=%s/size=%d/impl=%s", name, size, im), func(b *testing.B) {
-					defer setImpl(im)()
+					defer SetImpl(im)()
 					b.SetBytes(int64(size))
 					b.ReportAllocs()
 					for b.Loop() {
-						// Go on after each ill-formed subpart, as the core does.
+						// Go on after each ill-formed subpart, as a caller does.
 						for i := 0; i < len(data); i++ {
-							i += validPrefix(data[i:])
+							i += Prefix(data[i:])
 						}
 					}
 				})
@@ -518,30 +577,30 @@ func BenchmarkValidPrefix(b *testing.B) {
 	}
 }
 
-// BenchmarkCopyValidPrefix compares copyValidPrefix (variant=fused) with
-// validPrefix then copy (variant=twopass) and validPrefix alone
+// BenchmarkCopyValidPrefix compares CopyPrefix (variant=fused) with
+// Prefix then copy (variant=twopass) and Prefix alone
 // (variant=validate), on valid text.
 func BenchmarkCopyValidPrefix(b *testing.B) {
 	variants := []struct {
 		name string
 		run  func(dst, src []byte) int
 	}{
-		{"fused", copyValidPrefix},
+		{"fused", CopyPrefix},
 		{"twopass", func(dst, src []byte) int {
-			n := validPrefix(src)
+			n := Prefix(src)
 			copy(dst, src[:n])
 			return n
 		}},
-		{"validate", func(_, src []byte) int { return validPrefix(src) }},
+		{"validate", func(_, src []byte) int { return Prefix(src) }},
 	}
 	for _, name := range []string{"ascii", "russian"} {
 		for _, size := range []int{4096, 1 << 20} {
 			src := textgen.Make(name, size)
 			dst := make([]byte, size)
-			for _, im := range implNames() {
+			for _, im := range ImplNames() {
 				for _, v := range variants {
 					b.Run(fmt.Sprintf("input=%s/size=%d/impl=%s/variant=%s", name, size, im, v.name), func(b *testing.B) {
-						defer setImpl(im)()
+						defer SetImpl(im)()
 						b.SetBytes(int64(size))
 						b.ReportAllocs()
 						for b.Loop() {
@@ -552,6 +611,42 @@ func BenchmarkCopyValidPrefix(b *testing.B) {
 					})
 				}
 			}
+		}
+	}
+}
+
+// TestLead checks the first-byte table against unicode/utf8: every
+// scalar value is encoded, and the length of each encoding and the range
+// of its second byte are gathered by lead byte.
+func TestLead(t *testing.T) {
+	type lead struct {
+		size   int
+		lo, hi byte
+	}
+	var want [256]lead
+	for b := range 0x80 {
+		want[b].size = 1
+	}
+	var buf [utf8.UTFMax]byte
+	for r := rune(0x80); r <= utf8.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		n := utf8.EncodeRune(buf[:], r)
+		w := &want[buf[0]]
+		if w.size == 0 {
+			*w = lead{n, buf[1], buf[1]}
+		}
+		w.lo, w.hi = min(w.lo, buf[1]), max(w.hi, buf[1])
+	}
+	for b := range 256 {
+		size, lo, hi := Lead(byte(b))
+		got := lead{size, lo, hi}
+		if size < 2 {
+			got.lo, got.hi = 0, 0 // the range is for lead bytes only
+		}
+		if w := want[b]; got != w {
+			t.Errorf("Lead(%#02x) = %d, %#02x, %#02x; want %d, %#02x, %#02x", b, size, lo, hi, w.size, w.lo, w.hi)
 		}
 	}
 }

@@ -7,15 +7,42 @@
 	MOVL         $c, AX \
 	VPBROADCASTB AX, z
 
-// The tables of classifyAVX512. leadC0 gives, for each lead byte C0..FF,
-// the high nibbles its second byte may have (bits 0..3 for 8..B; Table
-// 3-7), bit 4 when a third byte must be a continuation byte, bit 5 when a
-// fourth must, and bit 6 for EE, the lead byte of OPTU8's escapes, which
-// the v test looks at with bit 6 of the second byte's table: cont1 never
-// has it, cont1Esc below does for BE and BF. It is 0 for the bytes that
-// never start a sequence. cont1, cont2 and cont3 give, for each byte b by
-// b>>2, bit 0..3 for the high nibble of a continuation byte, bit 4 and bit
-// 5 for any continuation byte.
+// The tables of classifyAVX512, from these bits (table_test.go builds
+// every table from them and checks the bytes below):
+//
+//	Second8  0x01  the second byte may be 80..8F
+//	Second9  0x02  the second byte may be 90..9F
+//	SecondA  0x04  the second byte may be A0..AF
+//	SecondB  0x08  the second byte may be B0..BF
+//	Third    0x10  a third byte must be a continuation byte
+//	Fourth   0x20  a fourth byte must be a continuation byte
+//	Escape   0x40  EE, and BE or BF after it: OPTU8's escapes
+//
+// A lead byte's entry in leadC0 and the entries of the bytes 1, 2 and 3
+// places on in cont1, cont2 and cont3 share a bit where each byte that the
+// lead asks for is there (VPTESTMB); the v test looks for Third and
+// Fourth where the lead asks and the bytes do not give, and for Escape.
+//
+// leadC0, by lead byte C0..FF (00..BF take zeros, Z14), from Table 3-7:
+//
+//	C0..C1  0                                        00
+//	C2..DF  Second8|Second9|SecondA|SecondB          0f
+//	E0      SecondA|SecondB|Third                    1c
+//	E1..EC  Second8|Second9|SecondA|SecondB|Third    1f
+//	ED      Second8|Second9|Third                    13
+//	EE      Second8|Second9|SecondA|SecondB|Third|Escape  5f
+//	EF      Second8|Second9|SecondA|SecondB|Third    1f
+//	F0      Second9|SecondA|SecondB|Third|Fourth     3e
+//	F1..F3  Second8|Second9|SecondA|SecondB|Third|Fourth  3f
+//	F4      Second8|Third|Fourth                     31
+//	F5..FF  0                                        00
+//
+// cont1, cont2 and cont3, by b>>2 for every byte b:
+//
+//	cont1: 80..8F Second8 (01), 90..9F Second9 (02), A0..AF SecondA (04),
+//	       B0..BF SecondB (08), every other byte 0
+//	cont2: 80..BF Third (10), every other byte 0
+//	cont3: 80..BF Fourth (20), every other byte 0
 DATA leadC0<>+0(SB)/8, $0x0f0f0f0f0f0f0000
 DATA leadC0<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA leadC0<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
@@ -54,8 +81,8 @@ DATA cont3<>+56(SB)/8, $0x0000000000000000
 GLOBL cont3<>(SB), RODATA|NOPTR, $64
 
 // cont1Esc is cont1 for OPTU8, by b>>1 for 80..FF (bytes below 80 take
-// zeros): it also gives BE and BF bit 6, which leadC0 gives EE alone, so
-// that the v test finds EE BE and EE BF.
+// zeros): it also gives BE and BF Escape (48), which leadC0 gives EE
+// alone, so that the v test finds EE BE and EE BF.
 DATA cont1Esc<>+0(SB)/8, $0x0101010101010101
 DATA cont1Esc<>+8(SB)/8, $0x0202020202020202
 DATA cont1Esc<>+16(SB)/8, $0x0404040404040404
@@ -100,7 +127,7 @@ done:
 	VZEROUPPER
 	RET
 
-// The fields of repairState, in bytes.
+// The fields of state, in bytes.
 #define ST_HELD 0
 #define ST_HELDVALID 8
 #define ST_P 16
@@ -114,7 +141,7 @@ done:
 #define ST_ESCAPED 80
 #define ST_TAIL 88
 
-// The fields of denseTable: out [1024]uint64, then n [1024]uint8, then
+// The fields of Table: out [1024]uint64, then n [1024]uint8, then
 // the vector path's vout [3][128]byte, vlen [128]byte and vec uint8, and
 // esc bool.
 #define TAB_N 8192
@@ -131,7 +158,10 @@ done:
 // gives to the first (ilv0), second (ilv1) and third (ilv2) of them in
 // the first 64 bytes; the next 64 bytes start with the second stream, the
 // last 64 with the third. ilvIdx0..2 are the indexes for VPERMI2B (the
-// first two streams) and VPERMB (the third) that interleave each 64.
+// first two streams) and VPERMB (the third) that interleave each 64: byte
+// j of ilvIdxK is for byte 64K+j of the interleaved output, which is byte
+// (64K+j)/3 of stream (64K+j)%3, with 0x40 added for the second stream
+// (VPERMI2B's second table).
 DATA ilv0<>+0(SB)/8, $0x9249249249249249
 GLOBL ilv0<>(SB), RODATA|NOPTR, $8
 DATA ilv1<>+0(SB)/8, $0x2492492492492492
@@ -179,8 +209,20 @@ DATA shiftIdx<>+56(SB)/8, $0x403f3e3d3c3b3a39
 DATA shiftIdx<>+64(SB)/8, $0x4847464544434241
 GLOBL shiftIdx<>(SB), RODATA|NOPTR, $72
 
+// TABLE defines name as 64 bytes of read-only data: the 16 bytes of the
+// words lo and hi, repeated four times.
+#define TABLE(name, lo, hi) \
+	DATA name+0x00(SB)/8, lo \
+	DATA name+0x08(SB)/8, hi \
+	DATA name+0x10(SB)/8, lo \
+	DATA name+0x18(SB)/8, hi \
+	DATA name+0x20(SB)/8, lo \
+	DATA name+0x28(SB)/8, hi \
+	DATA name+0x30(SB)/8, lo \
+	DATA name+0x38(SB)/8, hi \
+	GLOBL name(SB), RODATA|NOPTR, $64
+
 // bit1, bit2 and bit4 are 64 bytes 1, 2 and 4, to test the bits of vlen.
-#include "table_amd64.h"
 TABLE(bit1<>, $0x0101010101010101, $0x0101010101010101)
 TABLE(bit2<>, $0x0202020202020202, $0x0202020202020202)
 TABLE(bit4<>, $0x0404040404040404, $0x0404040404040404)
@@ -244,13 +286,13 @@ TABLE(escBit<>, $0x4040404040404040, $0x4040404040404040)
 	ORQ  b, a            \
 	ORQ  c, a
 
-// func repairAVX512(dst, src []byte, n int, tab *denseTable, st *repairState)
+// func repairAVX512(dst, src []byte, n int, tab *Table, st *state)
 // Requires AVX-512 F, BW and VBMI, BMI1 and 2, and where tab.vec is set
-// VBMI2 (repairVec). It classifies the n <= REPAIR_BATCH blocks from st.p
+// VBMI2 (vecPath). It classifies the n <= REPAIR_BATCH blocks from st.p
 // on into its frame, as classifyAVX512 does, and then repairs them: a
 // block with a few ill-formed bytes as copies of the valid runs between
 // them and a table word for each, one with VEC_MIN or more in the vector
-// path. See repairBlocks.
+// path. See kernelBlocks.
 TEXT ·repairAVX512(SB), $1048-72
 	MOVQ  n+48(FP), R15
 	TESTQ R15, R15
@@ -534,7 +576,7 @@ vector:
 
 tail:
 	// A tail of st.tail <= 64 bytes of input, the whole of src, which
-	// repairTail sends as one block (R15 is 1) and the kernel pads with
+	// kernelTail sends as one block (R15 is 1) and the kernel pads with
 	// zeros itself. A masked load, which faults on no masked-off byte,
 	// takes src from where the caller wrote it long before: a load of a
 	// copy stored just before, which a load 1, 2 or 3 bytes on spans with

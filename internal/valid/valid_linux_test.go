@@ -1,4 +1,4 @@
-package utf8stream
+package valid
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ func guardedPages(t *testing.T, n int) []byte {
 
 // TestValidPrefixPageBoundary checks that no implementation reads past the
 // end of its input when a PROT_NONE page follows it, or before its start
-// when one precedes it, and that no copyValidPrefix function writes past
+// when one precedes it, and that no CopyPrefix function writes past
 // the end of dst[:len(src)] or before dst in the same way.
 func TestValidPrefixPageBoundary(t *testing.T) {
 	buf := guardedPages(t, 2)
@@ -65,52 +65,18 @@ func TestValidPrefixPageBoundary(t *testing.T) {
 	}
 }
 
-// checkCopyGuarded runs every copyValidPrefix function on src with a dst
+// checkCopyGuarded runs every CopyPrefix function on src with a dst
 // of len(src) bytes that ends at the PROT_NONE page after dbuf, and with
 // one that starts at the PROT_NONE page before it.
 func checkCopyGuarded(t *testing.T, dbuf, src []byte) {
 	t.Helper()
 	n := len(src)
 	for _, dst := range [][]byte{dbuf[len(dbuf)-n:], dbuf[:n:n]} {
-		forEachCopy(src, validPrefixGeneric(src), func(impl, fn string, copyFn func(dst, src []byte) int, want int) {
+		forEachCopy(src, prefixGeneric(src), func(impl, fn string, copyFn func(dst, src []byte) int, want int) {
 			clear(dst)
 			if got := copyFn(dst, src); got != want || !bytes.Equal(dst[:got], src[:got]) {
 				t.Fatalf("impl=%s: %s(dst, %q) = %d, copied %q; want %d", impl, fn, src, got, dst[:got], want)
 			}
 		})
-	}
-}
-
-// TestDenseTailPageBoundary checks the block loop on the last bytes of an
-// input that ends at a PROT_NONE page, or starts after one, under each
-// policy: Transform must read nothing outside its input, and repairTail,
-// which it calls where the 64 bytes from the tail's start are readable,
-// must read nothing of them past the tail.
-func TestDenseTailPageBoundary(t *testing.T) {
-	buf := guardedPages(t, 1)
-	tail := bytes.Repeat([]byte("\xff\xe2\x82\x80a\xed\xa0\x80\xc3\xf0\x9f\x98"), 6)
-	for _, p := range allPolicies[1:] {
-		for n := 1; n <= 64; n++ {
-			src := tail[len(tail)-n:]
-			want, _, _ := refTransform(p, src, refOpts{})
-			for _, in := range [][]byte{buf[len(buf)-n:], buf[:n:n]} {
-				copy(in, src)
-				dst := make([]byte, 3*n+64)
-				nd, ns, err := NewTransformer(p).Transform(dst, in, true)
-				if err != nil || ns != n || !bytes.Equal(dst[:nd], want) {
-					t.Fatalf("%v: Transform(%q) = %q, %d, %v; want %q", p, in, dst[:nd], ns, err, want)
-				}
-				tab := denseTableFor(&NewTransformer(p).c)
-				if !haveRepair() || tab == nil || tab.maxOut > 3 || !tailReadable(in) {
-					continue
-				}
-				dst = make([]byte, tab.tailRoom(n))
-				st := repairState{first: -1, cleanMax: cleanBlocks}
-				repairTail(dst, in, tab, &st)
-				if nd, ns := unpad(st.j, st.p, n); ns != n || !bytes.Equal(dst[:nd], want) {
-					t.Fatalf("%v: repairTail(%q) wrote %q for %d bytes; want %q", p, in, dst[:nd], ns, want)
-				}
-			}
-		}
 	}
 }

@@ -1,6 +1,5 @@
 // TABLE defines name as 64 bytes of read-only data: the 16 bytes of the
-// words lo and hi, repeated four times. valid_amd64.s and dense_amd64.s
-// include it.
+// words lo and hi, repeated four times. valid_amd64.s includes it.
 #define TABLE(name, lo, hi) \
 	DATA name+0x00(SB)/8, lo \
 	DATA name+0x08(SB)/8, hi \

@@ -1,0 +1,101 @@
+//go:build gc && !purego
+
+package repair
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// The implementations, by index in impls.
+const (
+	implGeneric = iota
+	implAVX512
+)
+
+// The kernels need AVX-512 BW and VBMI (VPERMB and VPERMI2B do the
+// lookups), BMI1 and BMI2; they also ask for AVX2, as internal/valid's
+// AVX-512 kernel does, so that GODEBUG=cpu.avx2=off and
+// GODEBUG=cpu.avx512f=off turn off both packages' kernels.
+var useAVX512 = cpu.X86.HasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
+	cpu.X86.HasAVX512VBMI && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
+
+var impls = []implInfo{
+	implGeneric: {"generic", true},
+	implAVX512:  {"avx512", useAVX512},
+}
+
+// impl is the implementation in use: the fastest one supported.
+var impl = func() int {
+	if useAVX512 {
+		return implAVX512
+	}
+	return implGeneric
+}()
+
+// vecPath reports whether repairAVX512 may take its vector path, which
+// needs VPCOMPRESSB (AVX-512 VBMI2) on top of what the kernel needs.
+var vecPath = cpu.X86.HasAVX512VBMI2
+
+//go:noescape
+func classifyAVX512(src []byte, out []blockClass)
+
+// classifyBlocks fills out[i] for the 64 bytes at src[64*i:], as
+// classifyGeneric does, with the AVX-512 kernel where there is one.
+func classifyBlocks(src []byte, out []blockClass) {
+	if impl == implAVX512 {
+		if len(src) < 64*len(out)+3 {
+			panic("repair: classifyBlocks: src too short")
+		}
+		classifyAVX512(src, out)
+		return
+	}
+	classifyGeneric(src, out)
+}
+
+//go:noescape
+func repairAVX512(dst, src []byte, n int, tab *Table, st *state)
+
+// haveKernel reports whether kernelBlocks has a kernel to run.
+func haveKernel() bool { return impl == implAVX512 }
+
+// kernelBlocks classifies the n <= batch blocks of src from st.p on and
+// writes their output to dst from st.j on, as the Go loop of blocks would
+// for a table without stops and no record function, and advances st. It
+// stops early before a block when st.j > st.jmax, and after one that
+// makes st.clean reach st.cleanMax. src must hold 128 bytes from each
+// block's start, and dst tab.repairRoom() bytes from st.jmax. The kernel
+// classifies the blocks into its own frame, which, unlike an array of the
+// caller's, no one zeroes first.
+func kernelBlocks(dst, src []byte, n int, tab *Table, st *state) {
+	if n > batch || st.p+64*(n-1)+128 > len(src) || st.jmax > len(dst)-tab.repairRoom() {
+		panic("repair: kernelBlocks: src or dst too short")
+	}
+	repairAVX512(dst, src, n, tab, st)
+}
+
+// kernelTail runs the kernel on src, at most one block of input, as on a
+// block of src and zeros, which the kernel makes itself, and writes its
+// output to dst from 0, which needs tab.tailRoom(len(src)) bytes rather
+// than repairRoom: the zeros write one byte each. src must be
+// tailReadable, and st at the start of both.
+func kernelTail(dst, src []byte, tab *Table, st *state) {
+	n := len(src)
+	if n == 0 || n > 64 || len(dst) < tab.tailRoom(n) || st.p != 0 || st.j != 0 || !tailReadable(src) {
+		panic("repair: kernelTail: src too long or across a page, or dst too short")
+	}
+	st.jmax = 0
+	st.tail = n
+	repairAVX512(dst, src, 1, tab, st)
+	st.tail = 0
+}
+
+// tailReadable reports whether kernelTail may take p: whether the 64
+// bytes from p's start lie on the page of its first byte. The kernel's
+// masked load reads only p and faults on no byte past it, but it can cost
+// hundreds of cycles where the masked-off bytes lie on another page.
+func tailReadable(p []byte) bool {
+	const page = 4096 // the smallest page on amd64
+	return len(p) > 0 && uintptr(unsafe.Pointer(unsafe.SliceData(p)))%page <= page-64
+}

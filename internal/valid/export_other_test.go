@@ -1,0 +1,11 @@
+//go:build !amd64 || !gc || purego
+
+package valid
+
+// prefixSlow, copyPrefixSlow, prefixBeforeEESlow and
+// copyPrefixBeforeEESlow are the functions of the package without their
+// shortcuts for short input; here there are none.
+func prefixSlow(p []byte) int                    { return prefixGeneric(p) }
+func copyPrefixSlow(dst, src []byte) int         { return copyPrefixGeneric(dst, src) }
+func prefixBeforeEESlow(p []byte) int            { return prefixBeforeEEGeneric(p) }
+func copyPrefixBeforeEESlow(dst, src []byte) int { return copyPrefixBeforeEEGeneric(dst, src) }

@@ -1,0 +1,242 @@
+//go:build gc && !purego
+
+package valid
+
+import (
+	"golang.org/x/sys/cpu"
+)
+
+// The implementations, by index in impls.
+const (
+	implGeneric = iota
+	implAVX2
+	implAVX512
+)
+
+var (
+	useAVX2 = cpu.X86.HasAVX2
+	// The AVX-512 kernel needs AVX-512 BW, VBMI (VPERMB does the lookups),
+	// BMI1 (TZCNT) and BMI2 (BZHI makes the masks of the last block). It
+	// also asks for AVX2, so that GODEBUG=cpu.avx2=off turns off both kernels.
+	useAVX512 = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
+		cpu.X86.HasAVX512VBMI && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
+)
+
+var impls = []implInfo{
+	implGeneric: {name: "generic", supported: true},
+	implAVX2:    {"avx2", useAVX2, validAVX2, copyValidAVX2, validBeforeEEAVX2, copyValidBeforeEEAVX2},
+	implAVX512:  {"avx512", useAVX512, validAVX512, copyValidAVX512, validBeforeEEAVX512, copyValidBeforeEEAVX512},
+}
+
+// impl is the implementation in use: the fastest one supported.
+var impl = func() int {
+	switch {
+	case useAVX512:
+		return implAVX512
+	case useAVX2:
+		return implAVX2
+	}
+	return implGeneric
+}()
+
+// minKernel is the shortest input Prefix hands to a kernel; shorter
+// ones cost less in Go than the call. The AVX-512 kernel would take them
+// with masked loads past the end of p, which are slow where the masked-off
+// bytes lie on another page.
+const minKernel = 64
+
+// validAVX2 and validAVX512 return n such that p[:n] holds no ill-formed
+// sequence, except perhaps an unfinished or ill-formed last one that only
+// the bytes from n on show: n is the offset of the first byte flagged in
+// an error, which is at most 3 bytes after the lead byte of the sequence
+// at fault. n == len(p) means that all of p is well-formed. validAVX2
+// returns 0 for p shorter than 32 bytes, and may stop at a multiple of 32
+// for p shorter than 35; validAVX512 may stop at 64 for p of 65 or 66
+// bytes. Neither reads outside p.
+//
+//go:noescape
+func validAVX2(p []byte) int
+
+//go:noescape
+func validAVX512(p []byte) int
+
+// copyValidAVX2 and copyValidAVX512 return what validAVX2 and validAVX512
+// return for src, and copy src[:n] to dst[:n] on the way. They may write
+// anywhere in dst[:len(src)], never beyond, and neither reads outside src.
+// len(dst) must be at least len(src).
+//
+//go:noescape
+func copyValidAVX2(dst, src []byte) int
+
+//go:noescape
+func copyValidAVX512(dst, src []byte) int
+
+// validBeforeEEAVX2, validBeforeEEAVX512, copyValidBeforeEEAVX2 and
+// copyValidBeforeEEAVX512 are the kernels above that also stop at every EE
+// byte. They flag the byte after it, through a variant of a lookup table
+// at no cost per block, so that the n they return is at most one past the
+// first EE (see finish).
+//
+//go:noescape
+func validBeforeEEAVX2(p []byte) int
+
+//go:noescape
+func validBeforeEEAVX512(p []byte) int
+
+//go:noescape
+func copyValidBeforeEEAVX2(dst, src []byte) int
+
+//go:noescape
+func copyValidBeforeEEAVX512(dst, src []byte) int
+
+// KernelPrefix returns the AVX-512 kernel's n for p and true where Prefix
+// would call that kernel, and false elsewhere. n == len(p) means that all
+// of p is valid; otherwise the caller finishes with Finish. It is small
+// enough to be inlined, so that a hot caller calls the kernel from its own
+// frame: at 64 bytes a frame on the way costs a tenth of the time. The
+// caller calls QuickPrefix first, as Prefix does.
+func KernelPrefix(p []byte) (n int, ok bool) {
+	if impl != implAVX512 || len(p) < minKernel {
+		return 0, false
+	}
+	return validAVX512(p), true
+}
+
+// KernelCopy is KernelPrefix for CopyPrefix; the caller finishes with
+// CopyFinish. len(dst) must be at least len(src); dst[:len(src)] keeps the
+// kernel within dst's capacity even where it is not, at no cost that
+// would keep this from inlining.
+func KernelCopy(dst, src []byte) (n int, ok bool) {
+	if impl != implAVX512 || len(src) < minKernel {
+		return 0, false
+	}
+	return copyValidAVX512(dst[:len(src)], src), true
+}
+
+// KernelCopyBeforeEE is KernelPrefix for CopyPrefixBeforeEE; the caller
+// finishes with CopyFinishBeforeEE.
+func KernelCopyBeforeEE(dst, src []byte) (n int, ok bool) {
+	if impl != implAVX512 || len(src) < minKernel {
+		return 0, false
+	}
+	return copyValidBeforeEEAVX512(dst[:len(src)], src), true
+}
+
+// Prefix returns the length of the longest prefix of p made of complete,
+// well-formed UTF-8 sequences.
+func Prefix(p []byte) int {
+	// The kernel is called here rather than through kernelPrefix: on
+	// short input each call on the way costs as much as the kernel's work.
+	var n int
+	if len(p) < minKernel {
+		return prefixGeneric(p)
+	}
+	if i, ok := QuickPrefix(p); ok {
+		return i
+	}
+	switch {
+	case impl == implAVX512:
+		n = validAVX512(p)
+	case impl == implAVX2:
+		n = validAVX2(p)
+	default:
+		return prefixGeneric(p)
+	}
+	if n == len(p) {
+		return n
+	}
+	return finish(p, n, false)
+}
+
+// kernelPrefix runs the kernel of impl on p, whatever its length, the one
+// that stops before EE if beforeEE is set, and finishes in Go where it
+// stopped.
+func kernelPrefix(p []byte, beforeEE bool) int {
+	var n int
+	switch {
+	case impl == implAVX512 && beforeEE:
+		n = validBeforeEEAVX512(p)
+	case impl == implAVX512:
+		n = validAVX512(p)
+	case impl == implAVX2 && beforeEE:
+		n = validBeforeEEAVX2(p)
+	case impl == implAVX2:
+		n = validAVX2(p)
+	}
+	if n == len(p) {
+		return n
+	}
+	return finish(p, n, beforeEE)
+}
+
+// CopyPrefix copies the longest prefix of src made of complete,
+// well-formed UTF-8 sequences to dst and returns its length n, which is
+// Prefix(src). len(dst) must be at least len(src), and dst and src must
+// not overlap. It may also write to dst[n:len(src)] (the bytes there are
+// unspecified), never beyond.
+func CopyPrefix(dst, src []byte) int {
+	// The kernel is called here, with no frame on the way, as in
+	// Prefix: a hot caller's short path comes here for short input.
+	var n int
+	switch {
+	case len(src) < minKernel:
+		return copyPrefixGeneric(dst, src)
+	case len(dst) < len(src):
+		panic("valid: CopyPrefix: dst shorter than src")
+	}
+	if i, ok := QuickCopy(dst, src); ok {
+		return i
+	}
+	switch {
+	case impl == implAVX512:
+		n = copyValidAVX512(dst, src)
+	case impl == implAVX2:
+		n = copyValidAVX2(dst, src)
+	default:
+		return copyPrefixGeneric(dst, src)
+	}
+	if n == len(src) {
+		return n
+	}
+	return copyFinish(dst, src, n, false)
+}
+
+// PrefixBeforeEE returns Prefix(p), or the offset of the first EE in that
+// prefix if it is smaller: the valid text that OPTU8 can pass on without
+// looking at it again.
+func PrefixBeforeEE(p []byte) int {
+	if len(p) < minKernel || impl == implGeneric {
+		return prefixBeforeEEGeneric(p)
+	}
+	if i, ok := QuickPrefix(p); ok {
+		return i // only ASCII comes before i: no EE
+	}
+	return kernelPrefix(p, true)
+}
+
+// CopyPrefixBeforeEE is CopyPrefix that stops where PrefixBeforeEE does.
+func CopyPrefixBeforeEE(dst, src []byte) int {
+	// The kernel is called here, as in CopyPrefix.
+	var n int
+	switch {
+	case len(src) < minKernel:
+		return copyPrefixBeforeEEGeneric(dst, src)
+	case len(dst) < len(src):
+		panic("valid: CopyPrefixBeforeEE: dst shorter than src")
+	}
+	if i, ok := QuickCopy(dst, src); ok {
+		return i // only ASCII comes before i: no EE
+	}
+	switch {
+	case impl == implAVX512:
+		n = copyValidBeforeEEAVX512(dst, src)
+	case impl == implAVX2:
+		n = copyValidBeforeEEAVX2(dst, src)
+	default:
+		return copyPrefixBeforeEEGeneric(dst, src)
+	}
+	if n == len(src) {
+		return n
+	}
+	return copyFinish(dst, src, n, true)
+}
