@@ -83,6 +83,7 @@ Usage:
 
 With no FILE, or when FILE is -, the commands read standard input.
 They stream: memory use does not grow with the size of the input.
+Flags may follow file names; -- ends them.
 
 Exit status: 0 on success, 1 when check finds ill-formed UTF-8 or
 fix -policy reject refuses it, 2 after a usage error or an I/O error.
@@ -180,7 +181,8 @@ func (c *command) help(w io.Writer) {
 func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := c.new()
 	fs := c.flagSet(s, stderr)
-	if err := fs.Parse(args); err != nil {
+	files, err := parseArgs(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			c.help(stdout)
 			return exitOK
@@ -190,7 +192,6 @@ func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	}
 	set := make(map[string]bool)
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	files := fs.Args()
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
@@ -199,6 +200,40 @@ func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	}
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	return s.exec(e, files)
+}
+
+// parseArgs parses the flags in args and returns the other arguments.
+// Flags may come after other arguments, as grep allows; "--" ends the
+// flags.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(rest, args[i+1:]...), nil
+		case len(a) < 2 || a[0] != '-':
+			rest = append(rest, a)
+			continue
+		}
+		// A flag, and its value when it takes one not given after "=".
+		n := 1
+		if name := strings.TrimLeft(a, "-"); !strings.Contains(name, "=") && i+1 < len(args) {
+			if f := fs.Lookup(name); f != nil && !isBoolFlag(f) {
+				n = 2
+			}
+		}
+		if err := fs.Parse(args[i : i+n]); err != nil {
+			return nil, err
+		}
+		i += n - 1
+	}
+	return rest, nil
+}
+
+func isBoolFlag(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 // versionString returns the module version and revision the binary was

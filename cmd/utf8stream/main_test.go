@@ -113,3 +113,45 @@ func TestDisplayName(t *testing.T) {
 		})
 	}
 }
+
+func TestFlagsAfterFiles(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeFile(t, dir, "bad.txt", []byte("x\xff\n"))
+	writeFile(t, dir, "-q", []byte("\xc0"))
+	writeFile(t, dir, "good.txt", []byte("fine\n"))
+	tests := []struct {
+		desc   string
+		args   []string
+		stdin  string
+		stdout string
+		stderr string // substring
+		code   int
+	}{
+		{"check FILE -q", []string{"check", "bad.txt", "-q"}, "", "", "", 1},
+		{"check FILE -l FILE", []string{"check", "good.txt", "-l", "bad.txt"}, "", "bad.txt\n", "", 1},
+		{"check FILE -max N", []string{"check", "bad.txt", "-max", "1", "-json"}, "", `{"name":"bad.txt","line":1,"col":2,"offset":1,"bytes":"ff","reason":"byte FF never appears in UTF-8"}` + "\n", "", 1},
+		{"check FILE -max=N", []string{"check", "bad.txt", "-max=1", "-l"}, "", "bad.txt\n", "", 1},
+		{"-- ends the flags", []string{"check", "-l", "--", "-q", "bad.txt"}, "", "-q\nbad.txt\n", "", 1},
+		{"-- after a file", []string{"check", "good.txt", "-l", "--", "-q"}, "", "-q\n", "", 1},
+		{"- is standard input", []string{"check", "-", "-l"}, "\xff", "<stdin>\n", "", 1},
+		{"fix FILE -policy P", []string{"fix", "bad.txt", "-policy", "drop"}, "", "x\n", "", 0},
+		{"fix FILE -policy=P", []string{"fix", "bad.txt", "-policy=drop", "-stats"}, "", "x\n", "bad.txt: 1 ill-formed subpart (1 byte) repaired with drop", 0},
+		{"restore FILE -policy P", []string{"restore", "-", "-policy", "optu8"}, "a\uEFFF", "a\xff", "", 0},
+		{"-o takes -- as its value", []string{"fix", "-o", "--", "bad.txt", "-policy", "drop"}, "", "", "", 0},
+		{"unknown flag after a file", []string{"check", "good.txt", "-frob"}, "", "", "flag provided but not defined: -frob", 2},
+		{"flag without its value", []string{"check", "good.txt", "-max"}, "", "", "flag needs an argument: -max", 2},
+		{"conflict after a file", []string{"check", "bad.txt", "-q", "-l"}, "", "", "cannot be used together", 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			stdout, stderr, code := runCLI(t, []byte(tc.stdin), tc.args...)
+			if stdout != tc.stdout || code != tc.code || !strings.Contains(stderr, tc.stderr) || tc.stderr == "" && stderr != "" {
+				t.Errorf("run(%q) = %q, %q, %d; want %q, %q, %d", tc.args, stdout, stderr, code, tc.stdout, tc.stderr, tc.code)
+			}
+		})
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "--")); err != nil || string(got) != "x\n" {
+		t.Errorf("fix -o -- wrote %q, %v; want %q in the file --", got, err, "x\n")
+	}
+}
