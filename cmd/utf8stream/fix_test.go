@@ -368,7 +368,7 @@ func TestFixInPlaceWriteFailure(t *testing.T) {
 			setBufSize(t, 256)
 			var temps []string
 			old := createTemp
-			createTemp = func(dir, pattern string) (tempFile, error) {
+			createTemp = func(dir, pattern string, perm fs.FileMode) (tempFile, error) {
 				f, err := os.CreateTemp(dir, pattern)
 				if err != nil {
 					return nil, err
@@ -406,7 +406,7 @@ func TestFixInPlaceWriteFailure(t *testing.T) {
 	dir := t.TempDir()
 	a := writeFile(t, dir, "a.txt", []byte("\xff"))
 	old := createTemp
-	createTemp = func(dir, pattern string) (tempFile, error) {
+	createTemp = func(dir, pattern string, perm fs.FileMode) (tempFile, error) {
 		return nil, &fs.PathError{Op: "open", Path: filepath.Join(dir, pattern), Err: syscall.EACCES}
 	}
 	defer func() { createTemp = old }()
@@ -472,7 +472,7 @@ func TestFixHugeLine(t *testing.T) {
 		t.Errorf("fix -policy drop: %d bytes, %q, %d; want %d bytes", len(stdout), stderr, code, len(want))
 	}
 	stdout, _, code = runCLI(t, in, "check", "-max", "1")
-	if want := fmt.Sprintf("<stdin>: %d ill-formed subparts (%d bytes), first 1 listed\n", 1<<16, 1<<16); !strings.HasSuffix(stdout, want) || code != 1 {
+	if want := fmt.Sprintf("<stdin>: and %d more ill-formed subparts (-max 0 lists all)\n<stdin>: %d ill-formed subparts (%d bytes)\n", 1<<16-1, 1<<16, 1<<16); !strings.HasSuffix(stdout, want) || code != 1 {
 		t.Errorf("check = %q, %d; want suffix %q", stdout, code, want)
 	}
 }

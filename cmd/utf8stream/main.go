@@ -83,7 +83,8 @@ Usage:
 
 With no FILE, or when FILE is -, the commands read standard input.
 They stream: memory use does not grow with the size of the input.
-Flags may follow file names; -- ends them.
+They work on several files in parallel, one per processor, and report
+in the order of the arguments. Flags may follow file names; -- ends them.
 
 Exit status: 0 on success, 1 when check finds ill-formed UTF-8 or
 fix -policy reject refuses it, 2 after a usage error or an I/O error.
@@ -198,7 +199,7 @@ func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	if err := s.validate(set, files); err != nil {
 		return usageError(stderr, c.name, err.Error())
 	}
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: isTerminal(stderr)}
 	return s.exec(e, files)
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,6 +25,17 @@ func writeFile(t *testing.T, dir, name string, data []byte) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// setMapMin makes the rest of the test map every regular file into memory,
+// or none.
+func setMapMin(t *testing.T, mapped bool) {
+	old := mapMin
+	mapMin = math.MaxInt64
+	if mapped {
+		mapMin = 0
+	}
+	t.Cleanup(func() { mapMin = old })
 }
 
 // setBufSize sets bufSize for the rest of the test.
@@ -130,7 +142,8 @@ func TestFlagsAfterFiles(t *testing.T) {
 	}{
 		{"check FILE -q", []string{"check", "bad.txt", "-q"}, "", "", "", 1},
 		{"check FILE -l FILE", []string{"check", "good.txt", "-l", "bad.txt"}, "", "bad.txt\n", "", 1},
-		{"check FILE -max N", []string{"check", "bad.txt", "-max", "1", "-json"}, "", `{"name":"bad.txt","line":1,"col":2,"offset":1,"bytes":"ff","reason":"byte FF never appears in UTF-8"}` + "\n", "", 1},
+		{"check FILE -max N", []string{"check", "bad.txt", "-max", "1", "-json"}, "", `{"type":"subpart","name":"bad.txt","line":1,"col":2,"offset":1,"bytes":"ff","reason":"byte FF never appears in UTF-8"}` + "\n" +
+			`{"type":"file","name":"bad.txt","valid":false,"subparts":1,"ill_formed_bytes":1,"first_offset":1,"listed":1,"all_listed":true}` + "\n", "", 1},
 		{"check FILE -max=N", []string{"check", "bad.txt", "-max=1", "-l"}, "", "bad.txt\n", "", 1},
 		{"-- ends the flags", []string{"check", "-l", "--", "-q", "bad.txt"}, "", "-q\nbad.txt\n", "", 1},
 		{"-- after a file", []string{"check", "good.txt", "-l", "--", "-q"}, "", "-q\n", "", 1},
