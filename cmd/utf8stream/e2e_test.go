@@ -4,16 +4,35 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// buildBinary builds the command into a temporary directory.
+var (
+	binOnce sync.Once
+	binDir  string // holds the binary; removed by TestMain
+	binPath string
+	binErr  error
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// buildBinary builds the command, once for all tests, into a directory that
+// every user may read, and returns its path.
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
@@ -23,12 +42,23 @@ func buildBinary(t *testing.T) string {
 	if err != nil {
 		t.Skipf("no go command: %v", err)
 	}
-	bin := filepath.Join(t.TempDir(), "utf8stream")
-	out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "utf8stream-bin-"); binErr != nil {
+			return
+		}
+		if binErr = os.Chmod(binDir, 0o755); binErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "utf8stream")
+		out, err := exec.Command(goTool, "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
 	}
-	return bin
+	return binPath
 }
 
 // execBinary runs bin in the repository root and returns its output and
