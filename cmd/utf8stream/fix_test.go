@@ -333,6 +333,19 @@ type failingFile struct {
 	limit    int
 	written  int
 	syncFail bool
+	readFail bool
+}
+
+func (f *failingFile) Read(p []byte) (int, error) {
+	if f.readFail {
+		return 0, &fs.PathError{Op: "read", Path: f.Name(), Err: syscall.EIO}
+	}
+	return f.File.Read(p)
+}
+
+// WriteTo hides (*os.File).WriteTo, which io.Copy would call instead of Read.
+func (f *failingFile) WriteTo(w io.Writer) (int64, error) {
+	return io.Copy(w, struct{ io.Reader }{f})
 }
 
 func (f *failingFile) Write(p []byte) (int, error) {
@@ -380,24 +393,33 @@ func TestFixInPlaceWriteFailure(t *testing.T) {
 			}
 			t.Cleanup(func() { createTemp = old })
 
-			dir := t.TempDir()
-			orig := bytes.Repeat([]byte("0123456789abcde\xff"), 200)
-			a := writeFile(t, dir, "a.txt", orig)
-			stdout, stderr, code := runCLI(t, nil, "fix", "-w", a)
-			if want := "utf8stream: " + a + ": " + tc.stderr + "\n"; stderr != want || stdout != "" || code != exitError {
-				t.Errorf("fix -w: %q, %q, %d; want %q, 2", stdout, stderr, code, want)
-			}
-			if got, _ := os.ReadFile(a); !bytes.Equal(got, orig) {
-				t.Errorf("the file was changed")
-			}
-			if len(temps) != 1 {
-				t.Fatalf("%d temporary files made; want 1", len(temps))
-			}
-			if _, err := os.Stat(temps[0]); !errors.Is(err, fs.ErrNotExist) {
-				t.Errorf("the temporary file %s is still there: %v", temps[0], err)
-			}
-			if names := listDir(t, dir); len(names) != 1 {
-				t.Errorf("files left in the directory: %q; want a.txt", names)
+			for _, mode := range []string{"-w", "-o"} {
+				temps = nil
+				dir := t.TempDir()
+				orig := bytes.Repeat([]byte("0123456789abcde\xff"), 200)
+				a := writeFile(t, dir, "a.txt", orig)
+				args, target, kept, nfiles := []string{"fix", "-w", a}, a, orig, 1
+				if mode == "-o" {
+					kept = []byte("old output")
+					target = writeFile(t, dir, "out.txt", kept)
+					args, nfiles = []string{"fix", "-o", target, a}, 2
+				}
+				stdout, stderr, code := runCLI(t, nil, args...)
+				if want := "utf8stream: " + target + ": " + tc.stderr + "\n"; stderr != want || stdout != "" || code != exitError {
+					t.Errorf("fix %s: %q, %q, %d; want %q, 2", mode, stdout, stderr, code, want)
+				}
+				if got, _ := os.ReadFile(target); !bytes.Equal(got, kept) {
+					t.Errorf("fix %s: the file was changed", mode)
+				}
+				if len(temps) != 1 {
+					t.Fatalf("fix %s: %d temporary files made; want 1", mode, len(temps))
+				}
+				if _, err := os.Stat(temps[0]); !errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("fix %s: the temporary file %s is still there: %v", mode, temps[0], err)
+				}
+				if names := listDir(t, dir); len(names) != nfiles {
+					t.Errorf("fix %s: files left in the directory: %q", mode, names)
+				}
 			}
 		})
 	}
@@ -474,5 +496,38 @@ func TestFixHugeLine(t *testing.T) {
 	stdout, _, code = runCLI(t, in, "check", "-max", "1")
 	if want := fmt.Sprintf("<stdin>: and %d more ill-formed subparts (-max 0 lists all)\n<stdin>: %d ill-formed subparts (%d bytes)\n", 1<<16-1, 1<<16, 1<<16); !strings.HasSuffix(stdout, want) || code != 1 {
 		t.Errorf("check = %q, %d; want suffix %q", stdout, code, want)
+	}
+}
+
+// TestFixInPlaceLinkedFailure checks a failure while a file with two links
+// is rewritten in place: the message says so and names the temporary
+// file, which holds the whole result.
+func TestFixInPlaceLinkedFailure(t *testing.T) {
+	var temps []string
+	old := createTemp
+	createTemp = func(dir, pattern string, perm fs.FileMode) (tempFile, error) {
+		f, err := os.CreateTemp(dir, pattern)
+		if err != nil {
+			return nil, err
+		}
+		temps = append(temps, f.Name())
+		return &failingFile{File: f, limit: 1 << 30, readFail: true}, nil
+	}
+	t.Cleanup(func() { createTemp = old })
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.txt", []byte("caf\xe9\n"))
+	if err := os.Link(a, filepath.Join(dir, "b.txt")); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runCLI(t, nil, "fix", "-w", a)
+	if len(temps) != 1 {
+		t.Fatalf("%d temporary files made; want 1", len(temps))
+	}
+	want := "utf8stream: " + a + ": read: input/output error; the file is partly rewritten, its whole new content is in " + temps[0] + "\n"
+	if stderr != want || code != exitError {
+		t.Errorf("fix -w: %q, %d; want %q, 2", stderr, code, want)
+	}
+	if got, err := os.ReadFile(temps[0]); string(got) != "caf\uFFFD\n" {
+		t.Errorf("the temporary file holds %q, %v; want the whole result", got, err)
 	}
 }

@@ -158,12 +158,22 @@ func describeIOError(err error) string {
 // A readError is an error of the input, as opposed to one of the output.
 type readError struct{ err error }
 
+// newReadError returns the *readError of err, an error of Read, which is
+// reported as "read: " and err if it does not say what failed itself.
+func newReadError(err error) *readError {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		err = &fs.PathError{Op: "read", Err: err}
+	}
+	return &readError{err}
+}
+
 func (r *readError) Error() string { return r.err.Error() }
 func (r *readError) Unwrap() error { return r.err }
 
 // errFault is the error of a mapped input whose pages went away, as when
 // another program truncates the file while it is read.
-var errFault = errors.New("read: the file shrank while it was read")
+var errFault = errors.New("the file shrank while it was read")
 
 // catchFaults makes a fault on memory, such as a mapped input whose file
 // was truncated, panic in the calling goroutine rather than kill the
@@ -177,7 +187,7 @@ func catchFaults(err *error) func() {
 			if _, ok := r.(interface{ Addr() uintptr }); !ok {
 				panic(r)
 			}
-			*err = &readError{errFault}
+			*err = newReadError(errFault)
 		}
 	}
 }
@@ -197,7 +207,7 @@ func pump(w io.Writer, in *input, pos *tracker, prog *progress, flush func() err
 	for empty := 0; ; {
 		n, rerr := in.r.Read(buf)
 		if n < 0 || n > len(buf) {
-			return &readError{errors.New("read: invalid count")}
+			return newReadError(errors.New("invalid count"))
 		}
 		if n > 0 {
 			empty = 0
@@ -224,7 +234,7 @@ func pump(w io.Writer, in *input, pos *tracker, prog *progress, flush func() err
 			}
 		} else if rerr == nil {
 			if empty++; empty >= 100 {
-				return &readError{io.ErrNoProgress}
+				return newReadError(io.ErrNoProgress)
 			}
 		}
 		if rerr == io.EOF {
@@ -234,7 +244,7 @@ func pump(w io.Writer, in *input, pos *tracker, prog *progress, flush func() err
 			return nil
 		}
 		if rerr != nil {
-			return &readError{rerr}
+			return newReadError(rerr)
 		}
 	}
 }
