@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/iotest"
 	"unicode/utf8"
@@ -396,8 +397,8 @@ func TestCheckFiles(t *testing.T) {
 	if stdout != wantOut {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, wantOut)
 	}
-	wantErr := "utf8stream: " + missing + ": open: no such file or directory\n" +
-		"utf8stream: " + sub + ": read: is a directory\n"
+	wantErr := "utf8stream: " + missing + ": open: " + syscall.ENOENT.Error() + "\n" +
+		"utf8stream: " + sub + ": read: " + syscall.EISDIR.Error() + "\n"
 	if stderr != wantErr {
 		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, wantErr)
 	}

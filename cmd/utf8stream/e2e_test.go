@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -169,7 +170,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("fix -policy: %q, %d; want a usage error", stderr, code)
 	}
 	_, stderr, code = execBinary(t, bin, nil, "check", "testdata/no-such-file")
-	if code != exitError || string(stderr) != "utf8stream: testdata/no-such-file: open: no such file or directory\n" {
+	if code != exitError || string(stderr) != "utf8stream: testdata/no-such-file: open: "+syscall.ENOENT.Error()+"\n" {
 		t.Errorf("check of a missing file: %q, %d", stderr, code)
 	}
 }

@@ -157,7 +157,7 @@ func TestFixFiles(t *testing.T) {
 	if want := "a\uFFFD\nb\uFFFD\uFFFDc"; stdout != want {
 		t.Errorf("stdout %q; want %q", stdout, want)
 	}
-	if want := "utf8stream: " + missing + ": open: no such file or directory\n"; stderr != want || code != exitError {
+	if want := "utf8stream: " + missing + ": open: " + syscall.ENOENT.Error() + "\n"; stderr != want || code != exitError {
 		t.Errorf("stderr %q, exit %d; want %q, 2", stderr, code, want)
 	}
 
@@ -176,7 +176,7 @@ func TestFixFiles(t *testing.T) {
 	}
 
 	stdout, stderr, code = runCLI(t, nil, "fix", "-o", filepath.Join(dir, "no", "such", "dir"), a)
-	if code != exitError || !strings.Contains(stderr, "open: no such file or directory") || stdout != "" {
+	if code != exitError || !strings.Contains(stderr, "open: "+syscall.ENOENT.Error()) || stdout != "" {
 		t.Errorf("fix -o into a missing directory: %q, %d; want exit 2", stderr, code)
 	}
 
@@ -301,7 +301,7 @@ func TestFixInPlace(t *testing.T) {
 	missing := filepath.Join(dir, "missing")
 	_, stderr, code = runCLI(t, nil, "fix", "-w", "-policy", "drop", dir, missing, a)
 	got, _ = os.ReadFile(a)
-	if string(got) != "y" || code != exitError || !strings.Contains(stderr, "not a regular file") || !strings.Contains(stderr, missing+": lstat: no such file or directory") {
+	if string(got) != "y" || code != exitError || !strings.Contains(stderr, "not a regular file") || !strings.Contains(stderr, missing+": lstat: "+syscall.ENOENT.Error()) {
 		t.Errorf("fix -w DIR MISSING FILE: %q, %q, %d; want the file fixed and exit 2", got, stderr, code)
 	}
 }
@@ -372,9 +372,9 @@ func TestFixInPlaceWriteFailure(t *testing.T) {
 		file   failingFile
 		stderr string
 	}{
-		{"write", failingFile{limit: 1000}, "write: no space left on device; file left unchanged"},
-		{"first write", failingFile{limit: 0}, "write: no space left on device; file left unchanged"},
-		{"sync", failingFile{limit: 1 << 30, syncFail: true}, "sync: input/output error; file left unchanged"},
+		{"write", failingFile{limit: 1000}, "write: " + syscall.ENOSPC.Error() + "; file left unchanged"},
+		{"first write", failingFile{limit: 0}, "write: " + syscall.ENOSPC.Error() + "; file left unchanged"},
+		{"sync", failingFile{limit: 1 << 30, syncFail: true}, "sync: " + syscall.EIO.Error() + "; file left unchanged"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -433,7 +433,7 @@ func TestFixInPlaceWriteFailure(t *testing.T) {
 	}
 	defer func() { createTemp = old }()
 	_, stderr, code := runCLI(t, nil, "fix", "-w", a)
-	if got, _ := os.ReadFile(a); string(got) != "\xff" || code != exitError || !strings.Contains(stderr, "open: permission denied; file left unchanged") {
+	if got, _ := os.ReadFile(a); string(got) != "\xff" || code != exitError || !strings.Contains(stderr, "open: "+syscall.EACCES.Error()+"; file left unchanged") {
 		t.Errorf("fix -w without a temporary file: %q, %q, %d", got, stderr, code)
 	}
 }
@@ -517,13 +517,16 @@ func TestFixInPlaceLinkedFailure(t *testing.T) {
 	dir := t.TempDir()
 	a := writeFile(t, dir, "a.txt", []byte("caf\xe9\n"))
 	if err := os.Link(a, filepath.Join(dir, "b.txt")); err != nil {
-		t.Fatal(err)
+		t.Skipf("no hard links: %v", err)
+	}
+	if linkCount(statFile(t, a)) < 2 {
+		t.Skip("this system does not count links")
 	}
 	_, stderr, code := runCLI(t, nil, "fix", "-w", a)
 	if len(temps) != 1 {
 		t.Fatalf("%d temporary files made; want 1", len(temps))
 	}
-	want := "utf8stream: " + a + ": read: input/output error; the file is partly rewritten, its whole new content is in " + temps[0] + "\n"
+	want := "utf8stream: " + a + ": read: " + syscall.EIO.Error() + "; the file is partly rewritten, its whole new content is in " + temps[0] + "\n"
 	if stderr != want || code != exitError {
 		t.Errorf("fix -w: %q, %d; want %q, 2", stderr, code, want)
 	}

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -55,7 +56,7 @@ func TestEachOrder(t *testing.T) {
 	if status != exitInvalid || err != nil {
 		t.Errorf("each = %d, %v; want 1, nil", status, err)
 	}
-	if most.Load() < 2 {
+	if most.Load() < 2 && runtime.GOMAXPROCS(0) > 1 {
 		t.Errorf("at most %d jobs ran at once; want several", most.Load())
 	}
 	for _, s := range []struct {
@@ -140,7 +141,7 @@ func TestParallelFiles(t *testing.T) {
 		want[name] = stdout
 	}
 	_, stderr, code := runCLI(t, nil, append([]string{"fix", "-w", "-policy", "windows1252"}, files...)...)
-	if code != exitError || strings.Count(stderr, "no such file") != 6 {
+	if code != exitError || strings.Count(stderr, syscall.ENOENT.Error()) != 6 {
 		t.Errorf("fix -w: %d, %q; want 2 and six missing files", code, stderr)
 	}
 	for name, w := range want {
