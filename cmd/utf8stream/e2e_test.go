@@ -21,6 +21,7 @@ var (
 	binDir  string // holds the binary; removed by TestMain
 	binPath string
 	binErr  error
+	binSkip string // why the binary cannot be run here
 )
 
 func TestMain(m *testing.M) {
@@ -54,10 +55,18 @@ func buildBinary(t *testing.T) string {
 		out, err := exec.Command(goTool, "build", "-o", binPath, ".").CombinedOutput()
 		if err != nil {
 			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		// Under qemu-user, GOARCH builds a binary the host cannot run.
+		if err := exec.Command(binPath, "-version").Run(); err != nil {
+			binSkip = fmt.Sprintf("cannot run the built binary: %v", err)
 		}
 	})
 	if binErr != nil {
 		t.Fatal(binErr)
+	}
+	if binSkip != "" {
+		t.Skip(binSkip)
 	}
 	return binPath
 }
