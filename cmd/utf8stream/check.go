@@ -37,7 +37,8 @@ always valid UTF-8.
 
 With -json, check prints one JSON object per line: one per listed subpart,
 
-	{"type":"subpart","name":NAME,"line":L,"col":C,"offset":N,"bytes":HEX,"reason":R}
+	{"type":"subpart","name":NAME,"line":L,"col":C,"offset":N,
+	 "bytes":HEX,"reason":R}
 
 and one that ends the report of every file, valid or not:
 
@@ -78,7 +79,7 @@ func (c *checkCmd) define(fs *flag.FlagSet) {
 	fs.BoolVar(&c.quiet, "q", false, "print nothing; report through the exit status only")
 	fs.BoolVar(&c.list, "l", false, "print only the names of the files that hold ill-formed UTF-8")
 	fs.BoolVar(&c.json, "json", false, "print JSON objects: one per listed subpart and one per file with the totals")
-	fs.IntVar(&c.max, "max", defaultMax, "list at most `N` subparts per file; the summary still counts all (0: no limit)")
+	fs.IntVar(&c.max, "max", defaultMax, "list at most `N` subparts per file, 0 for all; the summary counts all")
 	fs.BoolVar(&c.progress, "progress", false, "print progress to stderr even when it is not a terminal")
 	c.lib.define(fs, validityFlags)
 }
