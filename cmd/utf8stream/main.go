@@ -8,11 +8,15 @@
 //	utf8stream help COMMAND
 //	utf8stream -version
 //
-// Check lists every ill-formed subpart with its line, column and offset.
-// Fix writes the input with each ill-formed subpart repaired by a policy of
-// package utf8stream. Restore undoes fix for the two policies that escape
-// ill-formed bytes reversibly. With no FILE, or when FILE is -, they read
-// standard input. Run "utf8stream help COMMAND" for the flags of each.
+// Check lists the ill-formed subparts of each file, 20 at most by default,
+// with their line, column and offset, and counts them all. Fix writes the
+// input with each ill-formed subpart repaired by a policy of package
+// utf8stream; with -o or -w it writes a temporary file and replaces the
+// output only when all went well. Restore undoes fix for the two policies
+// that escape ill-formed bytes reversibly. With no FILE, or when FILE is -,
+// they read standard input. Several files are handled in parallel and
+// reported in the order given. Run "utf8stream help COMMAND" for the flags
+// of each.
 //
 // The exit status is 0 on success, 1 when check finds or fix -policy reject
 // meets ill-formed UTF-8, and 2 after a usage error or an I/O error.
