@@ -64,7 +64,7 @@ func TestEachOrder(t *testing.T) {
 		buf  *bytes.Buffer
 	}{{"stdout", &stdout}, {"stderr", &stderr}} {
 		prev, k := -1, 0
-		for _, line := range strings.Split(strings.TrimSuffix(s.buf.String(), "\n"), "\n") {
+		for line := range strings.SplitSeq(strings.TrimSuffix(s.buf.String(), "\n"), "\n") {
 			var i, j int
 			fmt.Sscanf(line, "%d", &i)
 			fmt.Sscanf(strings.Fields(line)[2], "%d", &j)
@@ -170,7 +170,7 @@ func TestParallelStdoutFailure(t *testing.T) {
 	dir := t.TempDir()
 	var files []string
 	for i := range 50 {
-		files = append(files, writeFile(t, dir, fmt.Sprintf("%d.txt", i), []byte(fmt.Sprintf("file %d \xff\n", i))))
+		files = append(files, writeFile(t, dir, fmt.Sprintf("%d.txt", i), fmt.Appendf(nil, "file %d \xff\n", i)))
 	}
 	for _, cmd := range []string{"fix", "check"} {
 		var stderr bytes.Buffer
