@@ -8,22 +8,50 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/utf8stream/utf8stream"
 )
 
+// defaultMax is the default of check -max.
+const defaultMax = 20
+
 var checkCommand = &command{
 	name:     "check",
 	synopsis: "[-q | -l | -json] [-max N] [FILE...]",
-	doc: `Check reports every ill-formed subpart of UTF-8 in the named files, or in
+	doc: `Check reports the ill-formed subparts of UTF-8 in the named files, or in
 standard input when there is no FILE or FILE is -, one line each:
 
 	NAME:LINE:COL: offset N: ill-formed bytes XX...: REASON
 
 LINE counts newline (0A) bytes from 1, COL is the 1-based byte column and N
-the 0-based byte offset in the file. A summary line with the count ends the
-report of each file with errors. File names that are not valid UTF-8 are
-shown quoted, so the output is always valid UTF-8.
+the 0-based byte offset in the file. At most 20 subparts are listed per
+file (-max); two summary lines end the report of each file with errors, the
+first only when the list was cut:
+
+	NAME: and M more ill-formed subparts (-max 0 lists all)
+	NAME: T ill-formed subparts (B bytes)
+
+File names that are not valid UTF-8 are shown quoted, so the output is
+always valid UTF-8.
+
+With -json, check prints one JSON object per line: one per listed subpart,
+
+	{"type":"subpart","name":NAME,"line":L,"col":C,"offset":N,
+	 "bytes":HEX,"reason":R}
+
+and one that ends the report of every file, valid or not:
+
+	{"type":"file","name":NAME,"valid":BOOL,"subparts":T,"ill_formed_bytes":B,
+	 "first_offset":N,"listed":K,"all_listed":BOOL,"error":MESSAGE}
+
+NAME is the file name as a JSON string ("<stdin>" for standard input); a
+name that is not valid UTF-8 also has its bytes in "name_hex". The totals
+count every subpart, listed or not; "first_offset" is left out when there
+is none, and "error" when the file was read to its end.
+
+The files are checked in parallel, one per processor, and reported in the
+order given. Flags may follow file names; -- ends the flags.
 
 Exit status: 0 if all input is valid UTF-8, 1 if some is not, 2 after a
 usage error or an I/O error (an unreadable file is reported and the other
@@ -33,8 +61,9 @@ Examples:
 
 	utf8stream check notes.txt
 	utf8stream check -l *.csv
-	utf8stream check -q data.txt && echo valid
-	curl -s https://example.com/ | utf8stream check -json -max 10
+	utf8stream check data.txt -q && echo valid
+	utf8stream check -max 0 app.log
+	curl -s https://example.com/ | utf8stream check -json
 `,
 	new: func() subcommand { return new(checkCmd) },
 }
@@ -49,8 +78,8 @@ type checkCmd struct {
 func (c *checkCmd) define(fs *flag.FlagSet) {
 	fs.BoolVar(&c.quiet, "q", false, "print nothing; report through the exit status only")
 	fs.BoolVar(&c.list, "l", false, "print only the names of the files that hold ill-formed UTF-8")
-	fs.BoolVar(&c.json, "json", false, "print one JSON object per ill-formed subpart: name, line, col, offset, bytes (hex), reason")
-	fs.IntVar(&c.max, "max", 0, "list at most `N` subparts per file; the summary still counts all (0: no limit)")
+	fs.BoolVar(&c.json, "json", false, "print JSON objects: one per listed subpart and one per file with the totals")
+	fs.IntVar(&c.max, "max", defaultMax, "list at most `N` subparts per file, 0 for all; the summary counts all")
 	fs.BoolVar(&c.progress, "progress", false, "print progress to stderr even when it is not a terminal")
 	c.lib.define(fs, validityFlags)
 }
@@ -71,54 +100,123 @@ func (c *checkCmd) validate(set map[string]bool, files []string) error {
 	return nil
 }
 
-// jsonError is the -json form of one ill-formed subpart.
-type jsonError struct {
-	Name   string `json:"name"`
-	Line   int64  `json:"line"`
-	Col    int64  `json:"col"`
-	Offset int64  `json:"offset"`
-	Bytes  string `json:"bytes"`
-	Reason string `json:"reason"`
+// jsonSubpart is the -json record of one ill-formed subpart.
+type jsonSubpart struct {
+	Type    string `json:"type"` // "subpart"
+	Name    string `json:"name"`
+	NameHex string `json:"name_hex,omitempty"`
+	Line    int64  `json:"line"`
+	Col     int64  `json:"col"`
+	Offset  int64  `json:"offset"`
+	Bytes   string `json:"bytes"`
+	Reason  string `json:"reason"`
+}
+
+// jsonFile is the -json record that ends the report of a file.
+type jsonFile struct {
+	Type      string `json:"type"` // "file"
+	Name      string `json:"name"`
+	NameHex   string `json:"name_hex,omitempty"`
+	Valid     bool   `json:"valid"`
+	Subparts  int64  `json:"subparts"`
+	Bytes     int64  `json:"ill_formed_bytes"`
+	First     *int64 `json:"first_offset,omitempty"`
+	Listed    int64  `json:"listed"`
+	AllListed bool   `json:"all_listed"`
+	Error     string `json:"error,omitempty"`
+}
+
+// jsonName returns the name and name_hex fields of -json for the input
+// name.
+func jsonName(name string) (string, string) {
+	switch {
+	case name == "-":
+		return "<stdin>", ""
+	case !utf8.ValidString(name):
+		return name, hex.EncodeToString([]byte(name))
+	}
+	return name, ""
 }
 
 func (c *checkCmd) exec(e *env, files []string) int {
 	e.progress = c.progress
-	out := bufio.NewWriterSize(e.stdout, bufSize)
-	buf := make([]byte, bufSize)
-	status := exitOK
-	for _, name := range files {
-		status = max(status, c.file(e, out, buf, name))
-		if err := out.Flush(); err != nil {
-			e.ioError("<stdout>", err)
-			return exitError
-		}
+	status, err := e.each(files, c.file)
+	if err != nil {
+		e.ioError("<stdout>", err)
+		return exitError
 	}
 	return status
 }
 
 // file checks one input and returns its exit status.
-func (c *checkCmd) file(e *env, out *bufio.Writer, buf []byte, name string) int {
+func (c *checkCmd) file(e *env, name string) int {
 	shown := displayName(name)
+	out := bufio.NewWriterSize(e.stdout, bufSize)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	jname, jhex := jsonName(name)
+	var count, nbytes, listed int64
+	first := int64(-1)
+
+	// finish ends the report of the file and returns its exit status.
+	finish := func(err error) int {
+		status := exitOK
+		if count > 0 {
+			status = exitInvalid
+		}
+		if err != nil {
+			status = exitError
+		}
+		switch {
+		case c.json:
+			rec := jsonFile{Type: "file", Name: jname, NameHex: jhex, Valid: status == exitOK,
+				Subparts: count, Bytes: nbytes, Listed: listed, AllListed: listed == count}
+			if count > 0 {
+				rec.First = &first
+			}
+			if err != nil {
+				rec.Error = describeIOError(err)
+			}
+			enc.Encode(rec)
+		case c.quiet || count == 0 || err != nil:
+		case c.list:
+			fmt.Fprintln(out, shown)
+		default:
+			if more := count - listed; more > 0 {
+				fmt.Fprintf(out, "%s: and %d more ill-formed %s (-max 0 lists all)\n", shown, more, plural(more, "subpart"))
+			}
+			fmt.Fprintf(out, "%s: %d ill-formed %s (%d %s)\n", shown, count, plural(count, "subpart"), nbytes, plural(nbytes, "byte"))
+		}
+		if ferr := out.Flush(); ferr != nil {
+			e.fail(ferr)
+			return exitError
+		}
+		if err != nil {
+			e.ioError(shown, err)
+		}
+		return status
+	}
+
 	in, err := e.open(name)
 	if err != nil {
-		e.ioError(shown, err)
-		return exitError
+		return finish(err)
 	}
 	defer in.Close()
 
-	var count, nbytes int64
 	pos := newTracker()
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
 	report := func(ue utf8stream.Error) {
+		if count == 0 {
+			first = ue.Offset
+		}
 		count++
 		nbytes += int64(len(ue.Bytes))
 		if c.quiet || c.list || (c.max > 0 && count > int64(c.max)) {
 			return
 		}
+		listed++
 		line, col, next := pos.where(&ue)
 		if c.json {
-			enc.Encode(jsonError{shown, line, col, ue.Offset, hex.EncodeToString(ue.Bytes), describe(&ue, next)})
+			enc.Encode(jsonSubpart{"subpart", jname, jhex, line, col, ue.Offset, hex.EncodeToString(ue.Bytes), describe(&ue, next)})
 			return
 		}
 		fmt.Fprintln(out, formatError(shown, line, col, &ue, next))
@@ -127,13 +225,6 @@ func (c *checkCmd) file(e *env, out *bufio.Writer, buf []byte, name string) int 
 	// the rest: all that is left is the calls of report.
 	w := utf8stream.NewWriter(io.Discard, utf8stream.Drop, append(c.lib.options(), utf8stream.OnInvalid(report))...)
 	prog := e.newProgress(shown)
-	flush := func() error {
-		if out.Buffered() > 0 {
-			prog.clear()
-			return out.Flush()
-		}
-		return nil
-	}
 	stop := func() bool {
 		// -q and -l need only know that there is an error.
 		if (c.quiet || c.list) && count > 0 {
@@ -141,35 +232,18 @@ func (c *checkCmd) file(e *env, out *bufio.Writer, buf []byte, name string) int 
 		}
 		// Keep the listing flowing on long inputs; a failed write to
 		// stdout stops the check.
-		return flush() != nil
+		if out.Buffered() > 0 {
+			prog.clear()
+			return out.Flush() != nil
+		}
+		return false
 	}
-	err = pump(w, in, buf, pos, prog, nil, stop)
+	err = pump(w, in, pos, prog, nil, stop)
 	if err == nil {
 		err = w.Close()
 	}
 	prog.clear()
-	if err != nil {
-		if err := out.Flush(); err != nil {
-			return exitError // exec reports it
-		}
-		e.ioError(shown, err)
-		return exitError
-	}
-	if count == 0 {
-		return exitOK
-	}
-	switch {
-	case c.quiet, c.json:
-	case c.list:
-		fmt.Fprintln(out, shown)
-	default:
-		s := fmt.Sprintf("%s: %d ill-formed %s (%d %s)", shown, count, plural(count, "subpart"), nbytes, plural(nbytes, "byte"))
-		if c.max > 0 && count > int64(c.max) {
-			s += fmt.Sprintf(", first %d listed", c.max)
-		}
-		fmt.Fprintln(out, s)
-	}
-	return exitInvalid
+	return finish(err)
 }
 
 func plural(n int64, word string) string {

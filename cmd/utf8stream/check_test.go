@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/iotest"
 	"unicode/utf8"
@@ -106,8 +107,15 @@ func damaged(rng *rand.Rand, size int) []byte {
 	return b
 }
 
-// checkJSON runs check -json and decodes its output.
-func checkJSON(t *testing.T, stdin io.Reader, args ...string) ([]oracleError, []jsonError, int) {
+// checkJSON runs check -json and decodes its output: the subpart records,
+// and the file records that end the report of each file.
+func checkJSON(t *testing.T, stdin io.Reader, args ...string) ([]oracleError, []jsonSubpart, int) {
+	t.Helper()
+	got, full, _, code := checkJSONFiles(t, stdin, args...)
+	return got, full, code
+}
+
+func checkJSONFiles(t *testing.T, stdin io.Reader, args ...string) ([]oracleError, []jsonSubpart, []jsonFile, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code := run(append([]string{"check", "-json"}, args...), stdin, &out, &errOut)
@@ -115,17 +123,37 @@ func checkJSON(t *testing.T, stdin io.Reader, args ...string) ([]oracleError, []
 		t.Errorf("check -json: stderr %q", errOut.String())
 	}
 	var got []oracleError
-	var full []jsonError
-	dec := json.NewDecoder(&out)
-	for dec.More() {
-		var je jsonError
-		if err := dec.Decode(&je); err != nil {
-			t.Fatalf("check -json: %v", err)
+	var subparts []jsonSubpart
+	var files []jsonFile
+	for _, line := range bytes.SplitAfter(out.Bytes(), []byte("\n")) {
+		if len(line) == 0 {
+			continue
 		}
-		full = append(full, je)
-		got = append(got, oracleError{je.Line, je.Col, je.Offset, je.Bytes})
+		var rec struct{ Type string }
+		if err := json.Unmarshal(line, &rec); err != nil {
+			t.Fatalf("check -json: %v in %q", err, line)
+		}
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		switch rec.Type {
+		case "subpart":
+			var je jsonSubpart
+			if err := dec.Decode(&je); err != nil {
+				t.Fatalf("check -json: %v in %q", err, line)
+			}
+			subparts = append(subparts, je)
+			got = append(got, oracleError{je.Line, je.Col, je.Offset, je.Bytes})
+		case "file":
+			var jf jsonFile
+			if err := dec.Decode(&jf); err != nil {
+				t.Fatalf("check -json: %v in %q", err, line)
+			}
+			files = append(files, jf)
+		default:
+			t.Fatalf("check -json: record of type %q: %q", rec.Type, line)
+		}
 	}
-	return got, full, code
+	return got, subparts, files, code
 }
 
 func diffErrors(t *testing.T, desc string, got, want []oracleError) {
@@ -160,16 +188,19 @@ func TestCheckPositions(t *testing.T) {
 	}
 	path := writeFile(t, t.TempDir(), "in.txt", input)
 
-	t.Run("file", func(t *testing.T) {
-		got, full, code := checkJSON(t, nil, path)
-		if code != exitInvalid {
-			t.Errorf("exit %d; want 1", code)
-		}
-		diffErrors(t, "check -json file", got, want)
-		if len(full) > 0 && full[0].Name != path {
-			t.Errorf("name %q; want %q", full[0].Name, path)
-		}
-	})
+	for _, mapped := range []bool{false, true} {
+		t.Run(fmt.Sprintf("file/mapped=%v", mapped), func(t *testing.T) {
+			setMapMin(t, mapped)
+			got, full, code := checkJSON(t, nil, "-max", "0", path)
+			if code != exitInvalid {
+				t.Errorf("exit %d; want 1", code)
+			}
+			diffErrors(t, "check -json file", got, want)
+			if len(full) > 0 && full[0].Name != path {
+				t.Errorf("name %q; want %q", full[0].Name, path)
+			}
+		})
+	}
 	readers := []struct {
 		desc string
 		r    func(io.Reader) io.Reader
@@ -180,7 +211,7 @@ func TestCheckPositions(t *testing.T) {
 	}
 	for _, rd := range readers {
 		t.Run("stdin/"+rd.desc, func(t *testing.T) {
-			got, _, code := checkJSON(t, rd.r(bytes.NewReader(input)))
+			got, _, code := checkJSON(t, rd.r(bytes.NewReader(input)), "-max", "0")
 			if code != exitInvalid {
 				t.Errorf("exit %d; want 1", code)
 			}
@@ -188,14 +219,17 @@ func TestCheckPositions(t *testing.T) {
 		})
 	}
 	for _, size := range []int{1, 2, 3, 5, 7, 4096} {
-		t.Run(fmt.Sprintf("bufSize=%d", size), func(t *testing.T) {
-			setBufSize(t, size)
-			got, _, _ := checkJSON(t, nil, path)
-			diffErrors(t, "check -json", got, want)
-		})
+		for _, mapped := range []bool{false, true} {
+			t.Run(fmt.Sprintf("bufSize=%d/mapped=%v", size, mapped), func(t *testing.T) {
+				setBufSize(t, size)
+				setMapMin(t, mapped)
+				got, _, _ := checkJSON(t, nil, "-max", "0", path)
+				diffErrors(t, "check -json", got, want)
+			})
+		}
 	}
 	t.Run("text", func(t *testing.T) {
-		stdout, stderr, code := runCLI(t, nil, "check", path)
+		stdout, stderr, code := runCLI(t, nil, "check", "-max", "0", path)
 		if code != exitInvalid || stderr != "" {
 			t.Errorf("exit %d, stderr %q; want 1 and nothing", code, stderr)
 		}
@@ -236,7 +270,7 @@ func TestCheckRandom(t *testing.T) {
 		for j := rng.IntN(16); j > 0; j-- {
 			in = append(in, alpha[rng.IntN(len(alpha))]...)
 		}
-		got, _, code := checkJSON(t, iotest.OneByteReader(bytes.NewReader(in)))
+		got, _, code := checkJSON(t, iotest.OneByteReader(bytes.NewReader(in)), "-max", "0")
 		want := oracle(in)
 		diffErrors(t, fmt.Sprintf("check(%q)", in), got, want)
 		if wantCode := min(len(want), 1); code != wantCode {
@@ -306,15 +340,24 @@ func TestCheckFlags(t *testing.T) {
 		{"-l valid", []string{"-l"}, "ok", 0, ""},
 		{"-max 1", []string{"-max", "1"}, in, 1, "" +
 			"<stdin>:2:5: offset 7: ill-formed bytes FF: byte FF never appears in UTF-8\n" +
-			"<stdin>: 3 ill-formed subparts (3 bytes), first 1 listed\n"},
+			"<stdin>: and 2 more ill-formed subparts (-max 0 lists all)\n" +
+			"<stdin>: 3 ill-formed subparts (3 bytes)\n"},
+		{"-max 2", []string{"-max", "2"}, in, 1, "" +
+			"<stdin>:2:5: offset 7: ill-formed bytes FF: byte FF never appears in UTF-8\n" +
+			"<stdin>:3:5: offset 18: ill-formed bytes C3: C3 must be followed by 80..BF\n" +
+			"<stdin>: and 1 more ill-formed subpart (-max 0 lists all)\n" +
+			"<stdin>: 3 ill-formed subparts (3 bytes)\n"},
 		{"-max 3", []string{"-max", "3"}, in, 1, "" +
 			"<stdin>:2:5: offset 7: ill-formed bytes FF: byte FF never appears in UTF-8\n" +
 			"<stdin>:3:5: offset 18: ill-formed bytes C3: C3 must be followed by 80..BF\n" +
 			"<stdin>:3:12: offset 25: ill-formed bytes 80: unexpected continuation byte\n" +
 			"<stdin>: 3 ill-formed subparts (3 bytes)\n"},
 		{"-json", []string{"-json", "-max", "2"}, in, 1, "" +
-			`{"name":"<stdin>","line":2,"col":5,"offset":7,"bytes":"ff","reason":"byte FF never appears in UTF-8"}` + "\n" +
-			`{"name":"<stdin>","line":3,"col":5,"offset":18,"bytes":"c3","reason":"C3 must be followed by 80..BF"}` + "\n"},
+			`{"type":"subpart","name":"<stdin>","line":2,"col":5,"offset":7,"bytes":"ff","reason":"byte FF never appears in UTF-8"}` + "\n" +
+			`{"type":"subpart","name":"<stdin>","line":3,"col":5,"offset":18,"bytes":"c3","reason":"C3 must be followed by 80..BF"}` + "\n" +
+			`{"type":"file","name":"<stdin>","valid":false,"subparts":3,"ill_formed_bytes":3,"first_offset":7,"listed":2,"all_listed":false}` + "\n"},
+		{"-json valid", []string{"-json"}, "ok\n", 0, "" +
+			`{"type":"file","name":"<stdin>","valid":true,"subparts":0,"ill_formed_bytes":0,"listed":0,"all_listed":true}` + "\n"},
 		{"one subpart", nil, "\xe1\x80", 1, "" +
 			"<stdin>:1:1: offset 0: ill-formed bytes E1 80: truncated sequence at end of input\n" +
 			"<stdin>: 1 ill-formed subpart (2 bytes)\n"},
@@ -361,8 +404,8 @@ func TestCheckFiles(t *testing.T) {
 	if stdout != wantOut {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, wantOut)
 	}
-	wantErr := "utf8stream: " + missing + ": open: no such file or directory\n" +
-		"utf8stream: " + sub + ": read: is a directory\n"
+	wantErr := "utf8stream: " + missing + ": open: " + syscall.ENOENT.Error() + "\n" +
+		"utf8stream: " + sub + ": read: " + syscall.EISDIR.Error() + "\n"
 	if stderr != wantErr {
 		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, wantErr)
 	}
@@ -396,9 +439,13 @@ func TestCheckInvalidName(t *testing.T) {
 			t.Errorf("check %q: exit 0", args)
 		}
 	}
-	_, full, _ := checkJSON(t, nil, name)
-	if len(full) != 1 || full[0].Name != strconv.Quote(name) {
-		t.Errorf("check -json = %+v; want one error named %s", full, strconv.Quote(name))
+	_, full, files, _ := checkJSONFiles(t, nil, name)
+	wantName, wantHex := strings.ToValidUTF8(name, "\uFFFD"), hex.EncodeToString([]byte(name))
+	if len(full) != 1 || full[0].Name != wantName || full[0].NameHex != wantHex {
+		t.Errorf("check -json = %+v; want one error named %q, %s", full, wantName, wantHex)
+	}
+	if len(files) != 1 || files[0].Name != wantName || files[0].NameHex != wantHex {
+		t.Errorf("check -json = %+v; want one file named %q, %s", files, wantName, wantHex)
 	}
 	stdout, _, _ := runCLI(t, nil, "check", name)
 	if want := strconv.Quote(name) + ":1:4: offset 3: ill-formed bytes E9: E9 must be followed by 80..BF\n"; !strings.HasPrefix(stdout, want) {

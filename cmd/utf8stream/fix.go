@@ -28,11 +28,29 @@ With -wtf8 the input is WTF-8, whose lone surrogates are valid; with
 and goes through the policy as one unit.
 
 Each file is a stream of its own: a sequence cut at the end of one file is
-not completed by the next. The output goes to standard output, to OUT with
--o, or with -w over each file: through a temporary file in the same
-directory that keeps the file's permissions, is synced, and replaces the
-file only when all went well. On any error, reject included, the file stays
-as it was.
+not completed by the next. Files are converted in parallel, one per
+processor; their output and messages come in the order given. Flags may
+follow file names; -- ends the flags.
+
+The output goes to standard output, to OUT with -o, or with -w over each
+file. Fix refuses an output that is one of the inputs, standard input
+included. -o and -w write a temporary file .NAME.utf8stream-XXXX beside the
+file they replace, sync it, and put it in place only when all went well:
+on an error the file stays as it was. So does OUT after an I/O error on any
+input; reject still writes the valid prefix. An OUT that is not a regular
+file, such as /dev/stdout or a pipe, is written directly.
+
+-w leaves a file whose result is its own content untouched: same inode,
+same modification time. It follows symbolic links. It refuses a file it
+may not write, as gofmt -w does, even in a writable directory; -o refuses
+such an OUT too. The new file keeps the permissions of the old one, and its
+owner when the system allows it. A file with several hard links is
+rewritten in place, once the temporary file holds the whole result, so
+that every link sees the fix; the space is reserved first, and should the
+write still fail, the message names the temporary file, which is kept.
+A fix killed mid-way can leave a .NAME.utf8stream-XXXX file behind: the
+file itself is then as it was, unless fix was rewriting a hard-linked file
+in place, and the temporary file holds the whole result.
 
 Exit status: 0 on success, 1 when -policy reject met ill-formed UTF-8, 2
 after a usage error or an I/O error.
@@ -75,15 +93,14 @@ func (c *fixCmd) validate(set map[string]bool, files []string) error {
 func (c *fixCmd) exec(e *env, files []string) int {
 	e.progress = c.progress
 	opts := c.lib.options()
-	buf := make([]byte, bufSize)
-	return e.filterFiles(files, &c.output, func(w io.Writer, r io.Reader, name string) error {
+	return e.filterFiles(files, &c.output, func(e *env, w io.Writer, in *input, name string) error {
 		// Only reject reports a position.
 		var pos *tracker
 		if c.policy == utf8stream.Reject {
 			pos = newTracker()
 		}
 		uw := utf8stream.NewWriter(w, c.policy, opts...)
-		err := e.filter(uw, w, r, name, buf, pos)
+		err := e.filter(uw, w, in, name, pos)
 		var ue *utf8stream.Error
 		if errors.As(err, &ue) && pos != nil {
 			line, col, next := pos.where(ue)

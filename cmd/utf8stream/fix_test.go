@@ -163,7 +163,7 @@ func TestFixFiles(t *testing.T) {
 	if want := "a\uFFFD\nb\uFFFD\uFFFDc"; stdout != want {
 		t.Errorf("stdout %q; want %q", stdout, want)
 	}
-	if want := "utf8stream: " + missing + ": open: no such file or directory\n"; stderr != want || code != exitError {
+	if want := "utf8stream: " + missing + ": open: " + syscall.ENOENT.Error() + "\n"; stderr != want || code != exitError {
 		t.Errorf("stderr %q, exit %d; want %q, 2", stderr, code, want)
 	}
 
@@ -182,7 +182,7 @@ func TestFixFiles(t *testing.T) {
 	}
 
 	stdout, stderr, code = runCLI(t, nil, "fix", "-o", filepath.Join(dir, "no", "such", "dir"), a)
-	if code != exitError || !strings.Contains(stderr, "open: no such file or directory") || stdout != "" {
+	if code != exitError || !strings.Contains(stderr, "open: "+syscall.ENOENT.Error()) || stdout != "" {
 		t.Errorf("fix -o into a missing directory: %q, %d; want exit 2", stderr, code)
 	}
 
@@ -307,7 +307,7 @@ func TestFixInPlace(t *testing.T) {
 	missing := filepath.Join(dir, "missing")
 	_, stderr, code = runCLI(t, nil, "fix", "-w", "-policy", "drop", dir, missing, a)
 	got, _ = os.ReadFile(a)
-	if string(got) != "y" || code != exitError || !strings.Contains(stderr, "not a regular file") || !strings.Contains(stderr, missing+": lstat: no such file or directory") {
+	if string(got) != "y" || code != exitError || !strings.Contains(stderr, "not a regular file") || !strings.Contains(stderr, missing+": lstat: "+syscall.ENOENT.Error()) {
 		t.Errorf("fix -w DIR MISSING FILE: %q, %q, %d; want the file fixed and exit 2", got, stderr, code)
 	}
 }
@@ -339,6 +339,19 @@ type failingFile struct {
 	limit    int
 	written  int
 	syncFail bool
+	readFail bool
+}
+
+func (f *failingFile) Read(p []byte) (int, error) {
+	if f.readFail {
+		return 0, &fs.PathError{Op: "read", Path: f.Name(), Err: syscall.EIO}
+	}
+	return f.File.Read(p)
+}
+
+// WriteTo hides (*os.File).WriteTo, which io.Copy would call instead of Read.
+func (f *failingFile) WriteTo(w io.Writer) (int64, error) {
+	return io.Copy(w, struct{ io.Reader }{f})
 }
 
 func (f *failingFile) Write(p []byte) (int, error) {
@@ -365,16 +378,16 @@ func TestFixInPlaceWriteFailure(t *testing.T) {
 		file   failingFile
 		stderr string
 	}{
-		{"write", failingFile{limit: 1000}, "write: no space left on device; file left unchanged"},
-		{"first write", failingFile{limit: 0}, "write: no space left on device; file left unchanged"},
-		{"sync", failingFile{limit: 1 << 30, syncFail: true}, "sync: input/output error; file left unchanged"},
+		{"write", failingFile{limit: 1000}, "write: " + syscall.ENOSPC.Error() + "; file left unchanged"},
+		{"first write", failingFile{limit: 0}, "write: " + syscall.ENOSPC.Error() + "; file left unchanged"},
+		{"sync", failingFile{limit: 1 << 30, syncFail: true}, "sync: " + syscall.EIO.Error() + "; file left unchanged"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			setBufSize(t, 256)
 			var temps []string
 			old := createTemp
-			createTemp = func(dir, pattern string) (tempFile, error) {
+			createTemp = func(dir, pattern string, perm fs.FileMode) (tempFile, error) {
 				f, err := os.CreateTemp(dir, pattern)
 				if err != nil {
 					return nil, err
@@ -386,24 +399,33 @@ func TestFixInPlaceWriteFailure(t *testing.T) {
 			}
 			t.Cleanup(func() { createTemp = old })
 
-			dir := t.TempDir()
-			orig := bytes.Repeat([]byte("0123456789abcde\xff"), 200)
-			a := writeFile(t, dir, "a.txt", orig)
-			stdout, stderr, code := runCLI(t, nil, "fix", "-w", a)
-			if want := "utf8stream: " + a + ": " + tc.stderr + "\n"; stderr != want || stdout != "" || code != exitError {
-				t.Errorf("fix -w: %q, %q, %d; want %q, 2", stdout, stderr, code, want)
-			}
-			if got, _ := os.ReadFile(a); !bytes.Equal(got, orig) {
-				t.Errorf("the file was changed")
-			}
-			if len(temps) != 1 {
-				t.Fatalf("%d temporary files made; want 1", len(temps))
-			}
-			if _, err := os.Stat(temps[0]); !errors.Is(err, fs.ErrNotExist) {
-				t.Errorf("the temporary file %s is still there: %v", temps[0], err)
-			}
-			if names := listDir(t, dir); len(names) != 1 {
-				t.Errorf("files left in the directory: %q; want a.txt", names)
+			for _, mode := range []string{"-w", "-o"} {
+				temps = nil
+				dir := t.TempDir()
+				orig := bytes.Repeat([]byte("0123456789abcde\xff"), 200)
+				a := writeFile(t, dir, "a.txt", orig)
+				args, target, kept, nfiles := []string{"fix", "-w", a}, a, orig, 1
+				if mode == "-o" {
+					kept = []byte("old output")
+					target = writeFile(t, dir, "out.txt", kept)
+					args, nfiles = []string{"fix", "-o", target, a}, 2
+				}
+				stdout, stderr, code := runCLI(t, nil, args...)
+				if want := "utf8stream: " + target + ": " + tc.stderr + "\n"; stderr != want || stdout != "" || code != exitError {
+					t.Errorf("fix %s: %q, %q, %d; want %q, 2", mode, stdout, stderr, code, want)
+				}
+				if got, _ := os.ReadFile(target); !bytes.Equal(got, kept) {
+					t.Errorf("fix %s: the file was changed", mode)
+				}
+				if len(temps) != 1 {
+					t.Fatalf("fix %s: %d temporary files made; want 1", mode, len(temps))
+				}
+				if _, err := os.Stat(temps[0]); !errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("fix %s: the temporary file %s is still there: %v", mode, temps[0], err)
+				}
+				if names := listDir(t, dir); len(names) != nfiles {
+					t.Errorf("fix %s: files left in the directory: %q", mode, names)
+				}
 			}
 		})
 	}
@@ -412,12 +434,12 @@ func TestFixInPlaceWriteFailure(t *testing.T) {
 	dir := t.TempDir()
 	a := writeFile(t, dir, "a.txt", []byte("\xff"))
 	old := createTemp
-	createTemp = func(dir, pattern string) (tempFile, error) {
+	createTemp = func(dir, pattern string, perm fs.FileMode) (tempFile, error) {
 		return nil, &fs.PathError{Op: "open", Path: filepath.Join(dir, pattern), Err: syscall.EACCES}
 	}
 	defer func() { createTemp = old }()
 	_, stderr, code := runCLI(t, nil, "fix", "-w", a)
-	if got, _ := os.ReadFile(a); string(got) != "\xff" || code != exitError || !strings.Contains(stderr, "open: permission denied; file left unchanged") {
+	if got, _ := os.ReadFile(a); string(got) != "\xff" || code != exitError || !strings.Contains(stderr, "open: "+syscall.EACCES.Error()+"; file left unchanged") {
 		t.Errorf("fix -w without a temporary file: %q, %q, %d", got, stderr, code)
 	}
 }
@@ -478,7 +500,43 @@ func TestFixHugeLine(t *testing.T) {
 		t.Errorf("fix -policy drop: %d bytes, %q, %d; want %d bytes", len(stdout), stderr, code, len(want))
 	}
 	stdout, _, code = runCLI(t, in, "check", "-max", "1")
-	if want := fmt.Sprintf("<stdin>: %d ill-formed subparts (%d bytes), first 1 listed\n", 1<<16, 1<<16); !strings.HasSuffix(stdout, want) || code != 1 {
+	if want := fmt.Sprintf("<stdin>: and %d more ill-formed subparts (-max 0 lists all)\n<stdin>: %d ill-formed subparts (%d bytes)\n", 1<<16-1, 1<<16, 1<<16); !strings.HasSuffix(stdout, want) || code != 1 {
 		t.Errorf("check = %q, %d; want suffix %q", stdout, code, want)
+	}
+}
+
+// TestFixInPlaceLinkedFailure checks a failure while a file with two links
+// is rewritten in place: the message says so and names the temporary
+// file, which holds the whole result.
+func TestFixInPlaceLinkedFailure(t *testing.T) {
+	var temps []string
+	old := createTemp
+	createTemp = func(dir, pattern string, perm fs.FileMode) (tempFile, error) {
+		f, err := os.CreateTemp(dir, pattern)
+		if err != nil {
+			return nil, err
+		}
+		temps = append(temps, f.Name())
+		return &failingFile{File: f, limit: 1 << 30, readFail: true}, nil
+	}
+	t.Cleanup(func() { createTemp = old })
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.txt", []byte("caf\xe9\n"))
+	if err := os.Link(a, filepath.Join(dir, "b.txt")); err != nil {
+		t.Skipf("no hard links: %v", err)
+	}
+	if linkCount(statFile(t, a)) < 2 {
+		t.Skip("this system does not count links")
+	}
+	_, stderr, code := runCLI(t, nil, "fix", "-w", a)
+	if len(temps) != 1 {
+		t.Fatalf("%d temporary files made; want 1", len(temps))
+	}
+	want := "utf8stream: " + a + ": read: " + syscall.EIO.Error() + "; the file is partly rewritten, its whole new content is in " + temps[0] + "\n"
+	if stderr != want || code != exitError {
+		t.Errorf("fix -w: %q, %d; want %q, 2", stderr, code, want)
+	}
+	if got, err := os.ReadFile(temps[0]); string(got) != "caf\uFFFD\n" {
+		t.Errorf("the temporary file holds %q, %v; want the whole result", got, err)
 	}
 }

@@ -8,11 +8,15 @@
 //	utf8stream help COMMAND
 //	utf8stream -version
 //
-// Check lists every ill-formed subpart with its line, column and offset.
-// Fix writes the input with each ill-formed subpart repaired by a policy of
-// package utf8stream. Restore undoes fix for the two policies that escape
-// ill-formed bytes reversibly. With no FILE, or when FILE is -, they read
-// standard input. Run "utf8stream help COMMAND" for the flags of each.
+// Check lists the ill-formed subparts of each file, 20 at most by default,
+// with their line, column and offset, and counts them all. Fix writes the
+// input with each ill-formed subpart repaired by a policy of package
+// utf8stream; with -o or -w it writes a temporary file and replaces the
+// output only when all went well. Restore undoes fix for the two policies
+// that escape ill-formed bytes reversibly. With no FILE, or when FILE is -,
+// they read standard input. Several files are handled in parallel and
+// reported in the order given. Run "utf8stream help COMMAND" for the flags
+// of each.
 //
 // The exit status is 0 on success, 1 when check finds or fix -policy reject
 // meets ill-formed UTF-8, and 2 after a usage error or an I/O error.
@@ -83,6 +87,8 @@ Usage:
 
 With no FILE, or when FILE is -, the commands read standard input.
 They stream: memory use does not grow with the size of the input.
+They work on several files in parallel, one per processor, and report
+in the order of the arguments. Flags may follow file names; -- ends them.
 
 Exit status: 0 on success, 1 when check finds ill-formed UTF-8 or
 fix -policy reject refuses it, 2 after a usage error or an I/O error.
@@ -180,7 +186,8 @@ func (c *command) help(w io.Writer) {
 func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := c.new()
 	fs := c.flagSet(s, stderr)
-	if err := fs.Parse(args); err != nil {
+	files, err := parseArgs(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			c.help(stdout)
 			return exitOK
@@ -190,15 +197,48 @@ func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	}
 	set := make(map[string]bool)
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	files := fs.Args()
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
 	if err := s.validate(set, files); err != nil {
 		return usageError(stderr, c.name, err.Error())
 	}
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: isTerminal(stderr)}
 	return s.exec(e, files)
+}
+
+// parseArgs parses the flags in args and returns the other arguments.
+// Flags may come after other arguments, as grep allows; "--" ends the
+// flags.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(rest, args[i+1:]...), nil
+		case len(a) < 2 || a[0] != '-':
+			rest = append(rest, a)
+			continue
+		}
+		// A flag, and its value when it takes one not given after "=".
+		n := 1
+		if name := strings.TrimLeft(a, "-"); !strings.Contains(name, "=") && i+1 < len(args) {
+			if f := fs.Lookup(name); f != nil && !isBoolFlag(f) {
+				n = 2
+			}
+		}
+		if err := fs.Parse(args[i : i+n]); err != nil {
+			return nil, err
+		}
+		i += n - 1
+	}
+	return rest, nil
+}
+
+func isBoolFlag(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 // versionString returns the module version and revision the binary was

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,6 +27,30 @@ func writeFile(t *testing.T, dir, name string, data []byte) string {
 	return path
 }
 
+// setMapMin makes the rest of the test map every regular file into memory,
+// or none.
+func setMapMin(t *testing.T, mapped bool) {
+	t.Helper()
+	if mapped {
+		f, err := os.Open("main_test.go")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		_, unmap, err := mapFile(f, 0, 1)
+		if err != nil {
+			t.Skipf("files are not mapped on this system: %v", err)
+		}
+		unmap()
+	}
+	old := mapMin
+	mapMin = math.MaxInt64
+	if mapped {
+		mapMin = 0
+	}
+	t.Cleanup(func() { mapMin = old })
+}
+
 // setBufSize sets bufSize for the rest of the test.
 func setBufSize(t *testing.T, n int) {
 	old := bufSize
@@ -46,9 +71,13 @@ func TestUsage(t *testing.T) {
 		{desc: "no command", args: nil, code: 2, stderr: []string{"no command given", "utf8stream -h"}, noStdout: true},
 		{desc: "-h", args: []string{"-h"}, code: 0, stdout: []string{"utf8stream check", "utf8stream fix", "utf8stream restore", "Examples:"}, emptyStder: true},
 		{desc: "help", args: []string{"help"}, code: 0, stdout: []string{"Usage:"}, emptyStder: true},
-		{desc: "help check", args: []string{"help", "check"}, code: 0, stdout: []string{"usage: utf8stream check", "Examples:", "utf8stream check notes.txt", "-json", "-max N"}, emptyStder: true},
-		{desc: "help fix", args: []string{"help", "fix"}, code: 0, stdout: []string{"usage: utf8stream fix", "Examples:", "-policy P", "-replacement STRING", "-strip-bom", "(default replace)"}, emptyStder: true},
-		{desc: "help restore", args: []string{"help", "restore"}, code: 0, stdout: []string{"usage: utf8stream restore", "Examples:", "-no-nul"}, emptyStder: true},
+		{desc: "help check", args: []string{"help", "check"}, code: 0, stdout: []string{"usage: utf8stream check", "Examples:", "utf8stream check notes.txt", "-json", "-max N",
+			"At most 20 subparts are listed per", "(default 20)", "NAME: and M more ill-formed subparts (-max 0 lists all)",
+			`{"type":"subpart"`, `{"type":"file"`, `"all_listed"`, `"name_hex"`, "in parallel", "Flags may follow file names; -- ends the flags"}, emptyStder: true},
+		{desc: "help fix", args: []string{"help", "fix"}, code: 0, stdout: []string{"usage: utf8stream fix", "Examples:", "-policy P", "-replacement STRING", "-strip-bom", "(default replace)",
+			"refuses an output that is one of the inputs, standard input\nincluded", ".NAME.utf8stream-XXXX", "untouched: same inode,\nsame modification time",
+			"refuses a file it\nmay not write, as gofmt -w does", "several hard links is\nrewritten in place", "killed mid-way", "in parallel", "written directly"}, emptyStder: true},
+		{desc: "help restore", args: []string{"help", "restore"}, code: 0, stdout: []string{"usage: utf8stream restore", "Examples:", "-no-nul", "see utf8stream help fix"}, emptyStder: true},
 		{desc: "help unknown", args: []string{"help", "frob"}, code: 2, stderr: []string{`unknown command "frob"`}, noStdout: true},
 		{desc: "help two", args: []string{"help", "fix", "check"}, code: 2, stderr: []string{"one command"}, noStdout: true},
 		{desc: "check -h", args: []string{"check", "-h"}, code: 0, stdout: []string{"usage: utf8stream check"}, emptyStder: true},
@@ -111,5 +140,48 @@ func TestDisplayName(t *testing.T) {
 				t.Errorf("displayName(%q) = %q; want %q", tc.name, got, tc.want)
 			}
 		})
+	}
+}
+
+func TestFlagsAfterFiles(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeFile(t, dir, "bad.txt", []byte("x\xff\n"))
+	writeFile(t, dir, "-q", []byte("\xc0"))
+	writeFile(t, dir, "good.txt", []byte("fine\n"))
+	tests := []struct {
+		desc   string
+		args   []string
+		stdin  string
+		stdout string
+		stderr string // substring
+		code   int
+	}{
+		{"check FILE -q", []string{"check", "bad.txt", "-q"}, "", "", "", 1},
+		{"check FILE -l FILE", []string{"check", "good.txt", "-l", "bad.txt"}, "", "bad.txt\n", "", 1},
+		{"check FILE -max N", []string{"check", "bad.txt", "-max", "1", "-json"}, "", `{"type":"subpart","name":"bad.txt","line":1,"col":2,"offset":1,"bytes":"ff","reason":"byte FF never appears in UTF-8"}` + "\n" +
+			`{"type":"file","name":"bad.txt","valid":false,"subparts":1,"ill_formed_bytes":1,"first_offset":1,"listed":1,"all_listed":true}` + "\n", "", 1},
+		{"check FILE -max=N", []string{"check", "bad.txt", "-max=1", "-l"}, "", "bad.txt\n", "", 1},
+		{"-- ends the flags", []string{"check", "-l", "--", "-q", "bad.txt"}, "", "-q\nbad.txt\n", "", 1},
+		{"-- after a file", []string{"check", "good.txt", "-l", "--", "-q"}, "", "-q\n", "", 1},
+		{"- is standard input", []string{"check", "-", "-l"}, "\xff", "<stdin>\n", "", 1},
+		{"fix FILE -policy P", []string{"fix", "bad.txt", "-policy", "drop"}, "", "x\n", "", 0},
+		{"fix FILE -policy=P", []string{"fix", "bad.txt", "-policy=drop", "-stats"}, "", "x\n", "bad.txt: 1 ill-formed subpart (1 byte) repaired with drop", 0},
+		{"restore FILE -policy P", []string{"restore", "-", "-policy", "optu8"}, "a\uEFFF", "a\xff", "", 0},
+		{"-o takes -- as its value", []string{"fix", "-o", "--", "bad.txt", "-policy", "drop"}, "", "", "", 0},
+		{"unknown flag after a file", []string{"check", "good.txt", "-frob"}, "", "", "flag provided but not defined: -frob", 2},
+		{"flag without its value", []string{"check", "good.txt", "-max"}, "", "", "flag needs an argument: -max", 2},
+		{"conflict after a file", []string{"check", "bad.txt", "-q", "-l"}, "", "", "cannot be used together", 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			stdout, stderr, code := runCLI(t, []byte(tc.stdin), tc.args...)
+			if stdout != tc.stdout || code != tc.code || !strings.Contains(stderr, tc.stderr) || tc.stderr == "" && stderr != "" {
+				t.Errorf("run(%q) = %q, %q, %d; want %q, %q, %d", tc.args, stdout, stderr, code, tc.stdout, tc.stderr, tc.code)
+			}
+		})
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "--")); err != nil || string(got) != "x\n" {
+		t.Errorf("fix -o -- wrote %q, %v; want %q in the file --", got, err, "x\n")
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,9 +13,10 @@ import (
 	"slices"
 )
 
-// A filter writes the converted form of one input to w. It returns nil, an
-// *invalidInput (already reported), a *readError, or an error of w.
-type filter func(w io.Writer, r io.Reader, name string) error
+// A filter writes the converted form of one input to w, and its messages
+// through e. It returns nil, an *invalidInput (already reported), a
+// *readError, or an error of w.
+type filter func(e *env, w io.Writer, in *input, name string) error
 
 // invalidInput is what a filter returns when the policy refused the input.
 // The filter has reported where.
@@ -60,68 +62,89 @@ func (e *env) status(name string, err error) int {
 	return exitError
 }
 
+// isOutputError reports whether err, returned by a filter, is an error of
+// its output.
+func isOutputError(err error) bool {
+	var ii *invalidInput
+	var re *readError
+	return err != nil && !errors.As(err, &ii) && !errors.As(err, &re)
+}
+
 // filterFiles runs f on each file and writes the results where o says: one
 // after another to standard output or to -o's file, or each over its input.
 // It returns the worst exit status.
 func (e *env) filterFiles(files []string, o *outputFlags, f filter) int {
 	if o.inPlace {
-		status := exitOK
-		for _, name := range files {
-			err := e.rewrite(name, f)
-			var ii *invalidInput
-			var re *readError
-			if err != nil && !errors.As(err, &ii) && !errors.As(err, &re) {
-				e.errorf(displayName(name), "%s; file left unchanged", describeIOError(err))
-				status = exitError
-				continue
+		status, _ := e.each(files, func(e *env, name string) int {
+			return e.rewriteStatus(name, f)
+		})
+		return status
+	}
+
+	if o.out == "" || o.out == "-" {
+		if so, ok := e.stdout.(*os.File); ok {
+			if err := e.sameFile(so.Stat, files); err != nil {
+				e.errorf("<stdout>", "%v", err)
+				return exitError
 			}
-			status = max(status, e.status(displayName(name), err))
+		}
+		status, err := e.concat(files, f, e.stdout)
+		if err != nil {
+			e.ioError("<stdout>", err)
+			return exitError
 		}
 		return status
 	}
 
-	var w io.Writer = e.stdout
-	wname := "<stdout>"
-	if o.out != "" && o.out != "-" {
-		wname = displayName(o.out)
-		if err := sameFile(o.out, files); err != nil {
-			e.errorf(wname, "%v", err)
-			return exitError
-		}
-		out, err := os.Create(o.out)
-		if err != nil {
-			e.ioError(wname, err)
-			return exitError
-		}
-		defer out.Close()
-		w = out
+	oname := displayName(o.out)
+	out, err := e.createOutput(o.out, files)
+	if err != nil {
+		e.errorf(oname, "%s", describeIOError(err))
+		return exitError
 	}
-	bw := bufio.NewWriterSize(w, bufSize)
-	status := exitOK
-	for _, name := range files {
-		shown := displayName(name)
+	status, err := e.concat(files, f, out)
+	switch {
+	case err != nil:
+		out.abort()
+		e.errorf(oname, "%s; %s", describeIOError(err), out.unchanged())
+		return exitError
+	case status == exitError:
+		out.abort()
+		e.errorf(oname, "%s after the errors above", out.unchanged())
+		return exitError
+	}
+	if err := out.commit(); err != nil {
+		var pw *partialWrite
+		if errors.As(err, &pw) {
+			e.errorf(oname, "%v", err)
+		} else {
+			e.errorf(oname, "%s; %s", describeIOError(err), out.unchanged())
+		}
+		return exitError
+	}
+	return status
+}
+
+// concat writes the results of f on files one after another to w, and
+// returns the worst exit status and the first error of w.
+func (e *env) concat(files []string, f filter, w io.Writer) (int, error) {
+	je := *e
+	je.stdout = w
+	return je.each(files, func(e *env, name string) int {
+		bw := bufio.NewWriterSize(e.stdout, bufSize)
 		err := e.filterOne(bw, name, f)
 		// Whatever the input, what was written stays written: under
 		// reject that is the valid prefix.
 		if ferr := bw.Flush(); ferr != nil && err == nil {
 			err = ferr
 		}
-		var re *readError
-		var ii *invalidInput
-		if err != nil && !errors.As(err, &re) && !errors.As(err, &ii) {
-			// The output failed: nothing more can be written.
-			e.ioError(wname, err)
+		if isOutputError(err) {
+			// each reports it.
+			e.fail(err)
 			return exitError
 		}
-		status = max(status, e.status(shown, err))
-	}
-	if c, ok := w.(io.Closer); ok && w != e.stdout {
-		if err := c.Close(); err != nil {
-			e.ioError(wname, err)
-			return exitError
-		}
-	}
-	return status
+		return e.status(displayName(name), err)
+	})
 }
 
 // filterOne opens the input name and runs f on it.
@@ -131,114 +154,266 @@ func (e *env) filterOne(w io.Writer, name string, f filter) error {
 		return &readError{err}
 	}
 	defer in.Close()
-	return f(w, in, displayName(name))
+	return f(e, w, in, displayName(name))
 }
 
-// sameFile returns an error if out names one of the input files, which
-// os.Create would truncate before it is read.
-func sameFile(out string, files []string) error {
-	ofi, err := os.Stat(out)
-	if err != nil {
-		return nil // out does not exist yet, or os.Create will say why not
+// sameFile returns an error if the output, which stat describes, is a
+// regular file that is one of the inputs, standard input included: writing
+// it would destroy the input before it is read.
+func (e *env) sameFile(stat func() (fs.FileInfo, error), files []string) error {
+	ofi, err := stat()
+	if err != nil || !ofi.Mode().IsRegular() {
+		return nil
 	}
 	for _, name := range files {
+		var fi fs.FileInfo
 		if name == "-" {
-			continue
+			f, ok := e.stdin.(*os.File)
+			if !ok {
+				continue
+			}
+			fi, err = f.Stat()
+		} else {
+			fi, err = os.Stat(name)
 		}
-		if fi, err := os.Stat(name); err == nil && os.SameFile(ofi, fi) {
-			return fmt.Errorf("-o names the input %s; use -w to rewrite a file in place", displayName(name))
+		if err == nil && os.SameFile(ofi, fi) {
+			return fmt.Errorf("the output is the input %s; use -w to rewrite a file in place", displayName(name))
 		}
 	}
 	return nil
 }
 
-// tempFile is the part of *os.File that -w writes through. Tests replace
-// createTemp to make it fail.
-type tempFile interface {
+// An output is where -o writes: a regular file, replaced through an
+// atomicFile, or another kind of file, such as /dev/stdout or a pipe,
+// written directly.
+type output struct {
 	io.Writer
-	Name() string
-	Chmod(mode fs.FileMode) error
-	Chown(uid, gid int) error
-	Sync() error
-	Close() error
+	atomic *atomicFile // nil for a file written directly
+	direct *os.File
+	exists bool
 }
 
-// createTemp creates the temporary file that -w writes, as os.CreateTemp.
-var createTemp = func(dir, pattern string) (tempFile, error) {
-	f, err := os.CreateTemp(dir, pattern)
+// createOutput opens the output name for the inputs files.
+func (e *env) createOutput(name string, files []string) (*output, error) {
+	fi, err := os.Stat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		a, err := createAtomic(name, nil)
+		if err != nil {
+			return nil, err
+		}
+		return &output{Writer: a, atomic: a}, nil
+	case err != nil:
+		return nil, err
+	}
+	if err := e.sameFile(func() (fs.FileInfo, error) { return fi, nil }, files); err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &output{Writer: f, direct: f, exists: true}, nil
+	}
+	path, err := filepath.EvalSymlinks(name)
 	if err != nil {
 		return nil, err
 	}
-	return f, nil
+	a, err := createAtomic(path, fi)
+	if err != nil {
+		return nil, err
+	}
+	return &output{Writer: a, atomic: a, exists: true}, nil
 }
 
-// rewrite runs f on the file name and replaces the file with the result.
-// It writes a temporary file in the same directory, with the same
-// permissions (and owner, when allowed), syncs it and renames it over the original only when all went
-// well; otherwise it removes the temporary file and the original stays as
-// it was. A symbolic link is followed, and the file it points to replaced.
+// unchanged says what became of the output after an error.
+func (o *output) unchanged() string {
+	switch {
+	case o.direct != nil:
+		return "output incomplete"
+	case o.exists:
+		return "file left unchanged"
+	}
+	return "file not created"
+}
+
+func (o *output) abort() {
+	if o.atomic != nil {
+		o.atomic.abort()
+	} else {
+		o.direct.Close()
+	}
+}
+
+func (o *output) commit() error {
+	if o.atomic != nil {
+		return o.atomic.commit()
+	}
+	return o.direct.Close()
+}
+
+// rewriteStatus rewrites the file name with f, reports any error, and
+// returns the exit status.
+func (e *env) rewriteStatus(name string, f filter) int {
+	err := e.rewrite(name, f)
+	var pw *partialWrite
+	switch {
+	case errors.As(err, &pw):
+		e.errorf(displayName(name), "%v", err)
+		return exitError
+	case isOutputError(err):
+		e.errorf(displayName(name), "%s; file left unchanged", describeIOError(err))
+		return exitError
+	}
+	return e.status(displayName(name), err)
+}
+
+// rewrite runs f on the file name and replaces the file with the result,
+// through an atomicFile. It leaves a file whose result is its own content
+// untouched. A symbolic link is followed, and the file it points to
+// replaced.
 func (e *env) rewrite(name string, f filter) (err error) {
 	path, err := filepath.EvalSymlinks(name)
 	if err != nil {
 		return &readError{err}
 	}
-	in, err := os.Open(path)
+	fh, err := os.Open(path)
 	if err != nil {
+		return &readError{err}
+	}
+	in, err := openFile(fh, true)
+	if err != nil {
+		fh.Close()
 		return &readError{err}
 	}
 	defer in.Close()
-	fi, err := in.Stat()
-	if err != nil {
-		return &readError{err}
-	}
-	if !fi.Mode().IsRegular() {
+	if !in.fi.Mode().IsRegular() {
 		return &readError{errors.New("not a regular file; -w rewrites regular files only")}
 	}
-
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := createTemp(dir, "."+base+".utf8stream-*")
-	if err != nil {
-		return err
-	}
+	w := &rewriter{path: path, in: in}
 	defer func() {
 		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+			w.abort()
 		}
 	}()
-	if err := tmp.Chmod(fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)); err != nil {
-		return err
+	if in.data != nil {
+		defer catchFaults(&err)()
 	}
-	if uid, gid, ok := fileOwner(fi); ok {
-		// Keep the owner where the system lets us, as when root rewrites
-		// another user's file; otherwise the file becomes ours, as with
-		// any editor that saves through a new file.
-		tmp.Chown(uid, gid)
-	}
-	bw := bufio.NewWriterSize(tmp, bufSize)
-	if err := f(bw, in, displayName(name)); err != nil {
+	bw := bufio.NewWriterSize(w, bufSize)
+	if err := f(e, bw, in, displayName(name)); err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	if err := tmp.Sync(); err != nil {
+	return w.finish()
+}
+
+// A rewriter takes the result of -w for one file. While the result repeats
+// the file's content, it only compares; at the first byte that differs it
+// starts an atomicFile, so that a file that needs no change is not touched.
+type rewriter struct {
+	path    string
+	in      *input
+	same    int64       // bytes of result so far, all equal to the file's
+	out     *atomicFile // nil until the result differs
+	scratch []byte
+}
+
+func (w *rewriter) Write(p []byte) (int, error) {
+	if w.out == nil {
+		eq, err := w.equal(p)
+		if err != nil {
+			return 0, err
+		}
+		if eq {
+			w.same += int64(len(p))
+			return len(p), nil
+		}
+		if err := w.start(); err != nil {
+			return 0, err
+		}
+	}
+	return w.out.Write(p)
+}
+
+// size returns the size of the file.
+func (w *rewriter) size() int64 {
+	if w.in.data != nil {
+		return int64(len(w.in.data))
+	}
+	return w.in.fi.Size()
+}
+
+// equal reports whether p is the content of the file at offset w.same.
+func (w *rewriter) equal(p []byte) (bool, error) {
+	off := w.same
+	if off+int64(len(p)) > w.size() {
+		return false, nil
+	}
+	if d := w.in.data; d != nil {
+		return bytes.Equal(p, d[off:off+int64(len(p))]), nil
+	}
+	if w.scratch == nil {
+		w.scratch = make([]byte, bufSize)
+	}
+	for len(p) > 0 {
+		b := w.scratch[:min(len(p), len(w.scratch))]
+		if n, err := w.in.f.ReadAt(b, off); n < len(b) {
+			if err == io.EOF {
+				return false, nil
+			}
+			return false, &readError{err}
+		}
+		if !bytes.Equal(b, p[:len(b)]) {
+			return false, nil
+		}
+		p, off = p[len(b):], off+int64(len(b))
+	}
+	return true, nil
+}
+
+// start starts the atomicFile and copies into it the w.same bytes of the
+// file that the result has repeated so far.
+func (w *rewriter) start() error {
+	out, err := createAtomic(w.path, w.in.fi)
+	if err != nil {
 		return err
 	}
-	if err := tmp.Close(); err != nil {
+	if d := w.in.data; d != nil {
+		_, err = out.Write(d[:w.same])
+	} else {
+		_, err = io.Copy(out, io.NewSectionReader(w.in.f, 0, w.same))
+	}
+	if err != nil {
+		out.abort()
 		return err
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	// Make the rename itself durable; not every system can sync a
-	// directory, and the data is safe either way.
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
+	w.out = out
 	return nil
+}
+
+// finish puts the result in place, unless it is the file's own content.
+func (w *rewriter) finish() error {
+	if w.out == nil {
+		if w.same == w.size() {
+			return nil
+		}
+		// The result is a prefix of the file.
+		if err := w.start(); err != nil {
+			return err
+		}
+	}
+	err := w.out.commit()
+	w.out = nil // committed or aborted
+	return err
+}
+
+// abort removes the result, if started.
+func (w *rewriter) abort() {
+	if w.out != nil {
+		w.out.abort()
+		w.out = nil
+	}
 }

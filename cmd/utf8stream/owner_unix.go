@@ -15,3 +15,12 @@ func fileOwner(fi fs.FileInfo) (uid, gid int, ok bool) {
 	}
 	return int(st.Uid), int(st.Gid), true
 }
+
+// linkCount returns the number of hard links to the file fi describes.
+func linkCount(fi fs.FileInfo) uint64 {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 1
+	}
+	return uint64(st.Nlink)
+}

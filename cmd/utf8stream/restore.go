@@ -18,7 +18,8 @@ each escape back into the byte it stands for and copies everything else, so
 that fix followed by restore with the same policy (and the same -no-nul)
 gives back the original bytes of every file. It reads the named files, or
 standard input when there is no FILE or FILE is -, and writes like fix: to
-standard output, to OUT with -o, or over each file with -w.
+standard output, to OUT with -o, or over each file with -w, in parallel,
+through temporary files (see utf8stream help fix).
 
 Exit status: 0 on success, 2 after a usage error or an I/O error.
 
@@ -56,9 +57,9 @@ func (c *restoreCmd) validate(set map[string]bool, files []string) error {
 
 func (c *restoreCmd) exec(e *env, files []string) int {
 	e.progress = c.progress
-	u := utf8stream.NewUnescaper(c.policy, c.lib.options()...)
-	buf := make([]byte, bufSize)
-	return e.filterFiles(files, &c.output, func(w io.Writer, r io.Reader, name string) error {
-		return e.filter(transform.NewWriter(w, u), w, r, name, buf, nil)
+	opts := c.lib.options()
+	return e.filterFiles(files, &c.output, func(e *env, w io.Writer, in *input, name string) error {
+		u := utf8stream.NewUnescaper(c.policy, opts...)
+		return e.filter(transform.NewWriter(w, u), w, in, name, nil)
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -14,15 +15,29 @@ import (
 	"unicode/utf8"
 )
 
-// bufSize is the size of every input and output buffer. Tests shrink it to
+// bufSize is the size of every read buffer and output buffer. A mapped
+// input is handed on in chunks of mapChunk() bytes. Tests shrink bufSize to
 // move the chunk boundaries.
 var bufSize = 64 << 10
 
+// mapChunk returns the size of the chunks of a mapped input.
+func mapChunk() int { return 16 * bufSize }
+
+// mapMin is the size from which a regular file is mapped into memory rather
+// than read; smaller files take no more than a few reads. Tests change it
+// to run both paths.
+var mapMin int64 = 256 << 10
+
 // env is what a command runs with: the standard streams and how to report.
+// Commands that work on several files give each file an env of its own,
+// whose stdout and stderr keep the output in the order of the arguments.
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	progress       bool // -progress: report progress even when stderr is not a terminal
+	progress       bool        // -progress: report progress even when stderr is not a terminal
+	terminal       bool        // stderr is a terminal
+	head           func() bool // reports whether output written now is shown now; nil means always
+	fail           func(error) // records an error of the output, which the command reports once; nil: none
 }
 
 // displayName returns name as messages show it: "<stdin>" for "-", and
@@ -39,13 +54,83 @@ func displayName(name string) string {
 	return name
 }
 
-// open opens the input name; "-" is standard input, which it does not close.
-func (e *env) open(name string) (io.ReadCloser, error) {
-	if name == "-" {
-		return io.NopCloser(e.stdin), nil
-	}
-	return os.Open(name)
+// An input is standard input or a named file, which pump reads to its end.
+type input struct {
+	r    io.Reader
+	f    *os.File    // the file, or nil when standard input is not one
+	fi   fs.FileInfo // f's, when f is not nil
+	data []byte      // the whole input, when it is mapped into memory
+	buf  []byte      // the read buffer, when it is not
+	// close releases the input; standard input is not closed.
+	close func() error
 }
+
+// open opens the input name; "-" is standard input.
+func (e *env) open(name string) (*input, error) {
+	if name == "-" {
+		f, ok := e.stdin.(*os.File)
+		if !ok {
+			return &input{r: e.stdin, buf: make([]byte, bufSize), close: func() error { return nil }}, nil
+		}
+		return openFile(f, false)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	in, err := openFile(f, true)
+	if err != nil {
+		f.Close()
+	}
+	return in, err
+}
+
+// openFile returns the input that reads f from its current offset. A
+// regular file of mapMin bytes or more is mapped into memory where the
+// system allows it; reading standard input that way moves its offset to the
+// end, as reading it would. With owned set, Close closes f.
+func openFile(f *os.File, owned bool) (*input, error) {
+	in := &input{r: f, f: f}
+	closeFile := func() error { return nil }
+	if owned {
+		closeFile = f.Close
+	}
+	in.close = closeFile
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	in.fi = fi
+	if fi.Mode().IsRegular() && fi.Size() >= mapMin {
+		off := int64(0)
+		if !owned {
+			if off, err = f.Seek(0, io.SeekCurrent); err != nil {
+				off = -1
+			}
+		}
+		if off >= 0 && fi.Size()-off >= mapMin {
+			if data, unmap, err := mapFile(f, off, fi.Size()-off); err == nil {
+				in.data = data
+				in.close = func() error {
+					err := unmap()
+					if !owned {
+						f.Seek(0, io.SeekEnd)
+					}
+					if cerr := closeFile(); err == nil {
+						err = cerr
+					}
+					return err
+				}
+				return in, nil
+			}
+		}
+	}
+	in.buf = make([]byte, bufSize)
+	return in, nil
+}
+
+// Close releases the input.
+func (in *input) Close() error { return in.close() }
 
 // errorf prints a message about the input or output shown as name.
 func (e *env) errorf(name string, format string, args ...any) {
@@ -73,20 +158,56 @@ func describeIOError(err error) string {
 // A readError is an error of the input, as opposed to one of the output.
 type readError struct{ err error }
 
+// newReadError returns the *readError of err, an error of Read, which is
+// reported as "read: " and err if it does not say what failed itself.
+func newReadError(err error) *readError {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		err = &fs.PathError{Op: "read", Err: err}
+	}
+	return &readError{err}
+}
+
 func (r *readError) Error() string { return r.err.Error() }
 func (r *readError) Unwrap() error { return r.err }
 
-// pump reads r to its end in chunks, hands each chunk first to pos, if not
-// nil, and then to w. After a read that returned less than a full buffer,
-// which on a pipe means the writer is slow, it calls flush, if not nil, so
-// that output keeps up with input. It stops early when stop, if not nil,
-// returns true after a chunk. Errors of r come back as a *readError.
-func pump(w io.Writer, r io.Reader, buf []byte, pos *tracker, prog *progress, flush func() error, stop func() bool) error {
+// errFault is the error of a mapped input whose pages went away, as when
+// another program truncates the file while it is read.
+var errFault = errors.New("the file shrank while it was read")
+
+// catchFaults makes a fault on memory, such as a mapped input whose file
+// was truncated, panic in the calling goroutine rather than kill the
+// program, and returns the function that the caller defers to turn that
+// panic into a *readError in *err.
+func catchFaults(err *error) func() {
+	old := debug.SetPanicOnFault(true)
+	return func() {
+		debug.SetPanicOnFault(old)
+		if r := recover(); r != nil {
+			if _, ok := r.(interface{ Addr() uintptr }); !ok {
+				panic(r)
+			}
+			*err = newReadError(errFault)
+		}
+	}
+}
+
+// pump hands in to w in chunks, to its end, each first to pos, if not nil.
+// On a read that returned less than a full buffer, which on a pipe means
+// the writer is slow, it calls flush, if not nil, so that output keeps up
+// with input. It stops early when stop, if not nil, returns true after a
+// chunk. Errors of the input come back as a *readError.
+func pump(w io.Writer, in *input, pos *tracker, prog *progress, flush func() error, stop func() bool) (err error) {
+	if in.data != nil {
+		defer catchFaults(&err)()
+		return pumpMapped(w, in.data, pos, prog, stop)
+	}
+	buf := in.buf
 	var total int64
 	for empty := 0; ; {
-		n, rerr := r.Read(buf)
+		n, rerr := in.r.Read(buf)
 		if n < 0 || n > len(buf) {
-			return &readError{errors.New("read: invalid count")}
+			return newReadError(errors.New("invalid count"))
 		}
 		if n > 0 {
 			empty = 0
@@ -113,7 +234,7 @@ func pump(w io.Writer, r io.Reader, buf []byte, pos *tracker, prog *progress, fl
 			}
 		} else if rerr == nil {
 			if empty++; empty >= 100 {
-				return &readError{io.ErrNoProgress}
+				return newReadError(io.ErrNoProgress)
 			}
 		}
 		if rerr == io.EOF {
@@ -123,37 +244,43 @@ func pump(w io.Writer, r io.Reader, buf []byte, pos *tracker, prog *progress, fl
 			return nil
 		}
 		if rerr != nil {
-			return &readError{rerr}
+			return newReadError(rerr)
 		}
 	}
 }
 
-// progressEvery is how often a progress line is printed.
-var progressEvery = time.Second
-
-// progress prints how far a long run has got to stderr, when stderr is a
-// terminal or -progress asks for it. A nil *progress prints nothing.
-type progress struct {
-	w         io.Writer
-	terminal  bool // rewrite one line; otherwise print a line per update
-	name      string
-	start     time.Time
-	last      time.Time
-	onTheLine bool // the terminal line holds a progress report
+// pumpMapped is pump for an input mapped into memory. The tracker sees the
+// whole input at once, so it counts lines only up to the subparts it is
+// asked about.
+func pumpMapped(w io.Writer, data []byte, pos *tracker, prog *progress, stop func() bool) error {
+	if pos != nil {
+		pos.feed(data, 0)
+		pos.end(int64(len(data)))
+	}
+	for off, chunk := 0, mapChunk(); off < len(data); {
+		n := min(chunk, len(data)-off)
+		if _, err := w.Write(data[off : off+n]); err != nil {
+			return err
+		}
+		off += n
+		prog.update(int64(off))
+		if stop != nil && stop() {
+			return nil
+		}
+	}
+	return nil
 }
 
-// newProgress returns a progress reporter for the input shown as name, or
-// nil when none is wanted.
-// filter pumps r through wc, which writes to w, and closes wc. A read error
-// is returned as it is, without closing wc: an unfinished sequence must not
-// be settled as if the input had ended.
-func (e *env) filter(wc io.WriteCloser, w io.Writer, r io.Reader, name string, buf []byte, pos *tracker) error {
+// filter pumps in through wc, which writes to w, and closes wc. A read
+// error is returned as it is, without closing wc: an unfinished sequence
+// must not be settled as if the input had ended.
+func (e *env) filter(wc io.WriteCloser, w io.Writer, in *input, name string, pos *tracker) error {
 	prog := e.newProgress(name)
 	var flush func() error
 	if bw, ok := w.(*bufio.Writer); ok {
 		flush = bw.Flush
 	}
-	err := pump(wc, r, buf, pos, prog, flush, nil)
+	err := pump(wc, in, pos, prog, flush, nil)
 	prog.clear()
 	var re *readError
 	if errors.As(err, &re) {
@@ -165,13 +292,30 @@ func (e *env) filter(wc io.WriteCloser, w io.Writer, r io.Reader, name string, b
 	return err
 }
 
+// progressEvery is how often a progress line is printed.
+var progressEvery = time.Second
+
+// progress prints how far a long run has got to stderr, when stderr is a
+// terminal or -progress asks for it, and the file's output is the one
+// being shown. A nil *progress prints nothing.
+type progress struct {
+	w         io.Writer
+	terminal  bool        // rewrite one line; otherwise print a line per update
+	head      func() bool // nil or whether to print now
+	name      string
+	start     time.Time
+	last      time.Time
+	onTheLine bool // the terminal line holds a progress report
+}
+
+// newProgress returns a progress reporter for the input shown as name, or
+// nil when none is wanted.
 func (e *env) newProgress(name string) *progress {
-	term := isTerminal(e.stderr)
-	if !term && !e.progress {
+	if !e.terminal && !e.progress {
 		return nil
 	}
 	now := time.Now()
-	return &progress{w: e.stderr, terminal: term, name: name, start: now, last: now}
+	return &progress{w: e.stderr, terminal: e.terminal, head: e.head, name: name, start: now, last: now}
 }
 
 func isTerminal(w io.Writer) bool {
@@ -190,7 +334,7 @@ func (p *progress) update(n int64) {
 		return
 	}
 	now := time.Now()
-	if now.Sub(p.last) < progressEvery {
+	if now.Sub(p.last) < progressEvery || p.head != nil && !p.head() {
 		return
 	}
 	p.last = now

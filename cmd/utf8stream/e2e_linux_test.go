@@ -1,0 +1,516 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// e2eRun is one run of the built binary.
+type e2eRun struct {
+	args   []string
+	dir    string   // working directory; the test's temporary directory if empty
+	stdin  *os.File // nil: empty
+	stdout *os.File // nil: captured
+	uid    int      // when not 0, run as this user and group
+}
+
+func (r e2eRun) exec(t *testing.T, bin string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(bin, r.args...)
+	cmd.Dir = r.dir
+	if r.stdin != nil {
+		cmd.Stdin = r.stdin
+	}
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if r.stdout != nil {
+		cmd.Stdout = r.stdout
+	}
+	if r.uid != 0 {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(r.uid), Gid: uint32(r.uid)}}
+	}
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatalf("%s %q: %v", bin, r.args, err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+// fileID is what a rewrite must keep or change.
+type fileID struct {
+	ino   uint64
+	nlink uint64
+	mtime time.Time
+	mode  fs.FileMode
+	data  string
+}
+
+func identify(t *testing.T, path string) fileID {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := fi.Sys().(*syscall.Stat_t)
+	return fileID{st.Ino, uint64(st.Nlink), fi.ModTime(), fi.Mode(), string(data)}
+}
+
+// noTemps fails if dir holds a temporary file of -o or -w.
+func noTemps(t *testing.T, dir string) {
+	t.Helper()
+	for _, name := range listDir(t, dir) {
+		if strings.Contains(name, ".utf8stream-") {
+			t.Errorf("temporary file %s left in %s", name, dir)
+		}
+	}
+}
+
+var past = time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func TestEndToEndSameFile(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	orig := "a\xffb\n"
+	f := writeFile(t, dir, "f.txt", []byte(orig))
+	if err := os.Symlink("f.txt", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	open := func(flag int) *os.File {
+		file, err := os.OpenFile(f, flag, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { file.Close() })
+		return file
+	}
+	tests := []struct {
+		desc   string
+		run    e2eRun
+		stderr string
+	}{
+		{"-o INPUT < INPUT", e2eRun{args: []string{"fix", "-o", "f.txt"}, stdin: open(os.O_RDONLY)},
+			"utf8stream: f.txt: the output is the input <stdin>; use -w to rewrite a file in place\n"},
+		{"-o INPUT - < INPUT", e2eRun{args: []string{"fix", "-o", "f.txt", "-"}, stdin: open(os.O_RDONLY)},
+			"utf8stream: f.txt: the output is the input <stdin>; use -w to rewrite a file in place\n"},
+		{"-o INPUT INPUT", e2eRun{args: []string{"restore", "-policy", "optu8", "-o", "f.txt", "f.txt"}},
+			"utf8stream: f.txt: the output is the input f.txt; use -w to rewrite a file in place\n"},
+		{"-o LINK INPUT", e2eRun{args: []string{"fix", "-o", "link", "f.txt"}},
+			"utf8stream: link: the output is the input f.txt; use -w to rewrite a file in place\n"},
+		{"-o /dev/stdout INPUT >> INPUT", e2eRun{args: []string{"fix", "-o", "/dev/stdout", "f.txt"}, stdout: open(os.O_WRONLY | os.O_APPEND)},
+			"utf8stream: /dev/stdout: the output is the input f.txt; use -w to rewrite a file in place\n"},
+		{"INPUT >> INPUT", e2eRun{args: []string{"fix", "f.txt"}, stdout: open(os.O_WRONLY | os.O_APPEND)},
+			"utf8stream: <stdout>: the output is the input f.txt; use -w to rewrite a file in place\n"},
+		{"< INPUT >> INPUT", e2eRun{args: []string{"fix"}, stdin: open(os.O_RDONLY), stdout: open(os.O_WRONLY | os.O_APPEND)},
+			"utf8stream: <stdout>: the output is the input <stdin>; use -w to rewrite a file in place\n"},
+	}
+	before := identify(t, f)
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			tc.run.dir = dir
+			stdout, stderr, code := tc.run.exec(t, bin)
+			if stdout != "" || stderr != tc.stderr || code != exitError {
+				t.Errorf("%q: %q, %q, %d; want %q, 2", tc.run.args, stdout, stderr, code, tc.stderr)
+			}
+			if after := identify(t, f); after != before {
+				t.Errorf("%q changed the input: %+v; was %+v", tc.run.args, after, before)
+			}
+			noTemps(t, dir)
+		})
+	}
+
+	// -o to a file that is not an input, new or not, and to a pipe.
+	old := syscall.Umask(0o027)
+	defer syscall.Umask(old)
+	stdout, stderr, code := e2eRun{args: []string{"fix", "-o", "new.txt", "f.txt"}, dir: dir}.exec(t, bin)
+	if got := identify(t, filepath.Join(dir, "new.txt")); got.data != "a\uFFFDb\n" || got.mode != 0o640 || stdout != "" || stderr != "" || code != exitOK {
+		t.Errorf("fix -o NEW: %q %v, %q, %q, %d; want %q 0640 (0666 less the umask), 0", got.data, got.mode, stdout, stderr, code, "a\uFFFDb\n")
+	}
+	out := writeFile(t, dir, "out.txt", []byte("old"))
+	if err := os.Chmod(out, 0o604); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code = e2eRun{args: []string{"fix", "-policy", "drop", "-o", "out.txt", "f.txt", "-"}, dir: dir, stdin: open(os.O_RDONLY)}.exec(t, bin)
+	if got := identify(t, out); got.data != "ab\nab\n" || got.mode != 0o604 || stdout != "" || stderr != "" || code != exitOK {
+		t.Errorf("fix -o OLD: %q %v, %q, %q, %d; want %q 0604, 0", got.data, got.mode, stdout, stderr, code, "ab\nab\n")
+	}
+	stdout, stderr, code = e2eRun{args: []string{"fix", "-o", "/dev/stdout", "f.txt"}, dir: dir}.exec(t, bin)
+	if stdout != "a\uFFFDb\n" || stderr != "" || code != exitOK {
+		t.Errorf("fix -o /dev/stdout into a pipe: %q, %q, %d; want %q, 0", stdout, stderr, code, "a\uFFFDb\n")
+	}
+	noTemps(t, dir)
+}
+
+func TestEndToEndUnchanged(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	tests := []struct {
+		desc    string
+		args    []string
+		in      string
+		want    string
+		changed bool
+	}{
+		{"fix valid", []string{"fix", "-w"}, "héllo\nwörld\n", "héllo\nwörld\n", false},
+		{"fix empty", []string{"fix", "-w"}, "", "", false},
+		{"fix reject valid", []string{"fix", "-w", "-policy", "reject"}, "ok\n", "ok\n", false},
+		{"fix optu8 valid", []string{"fix", "-w", "-policy", "optu8"}, "ok\n", "ok\n", false},
+		{"restore nothing escaped", []string{"restore", "-w", "-policy", "optu8"}, "ok \xff\n", "ok \xff\n", false},
+		{"fix invalid", []string{"fix", "-w"}, "ok \xff\n", "ok \uFFFD\n", true},
+		{"fix invalid at the end", []string{"fix", "-w", "-policy", "drop"}, "ok\xe2\x82", "ok", true},
+		{"fix -strip-bom", []string{"fix", "-w", "-strip-bom"}, "\uFEFFok", "ok", true},
+		{"restore", []string{"restore", "-w", "-policy", "optu8"}, "ok \uEFFF\n", "ok \xff\n", true},
+	}
+	for _, size := range []int{100, 300 << 10} { // read, and mapped
+		for _, tc := range tests {
+			t.Run(fmt.Sprintf("%s/size=%d", tc.desc, size), func(t *testing.T) {
+				pad := strings.Repeat("x", size)
+				in, want := pad+tc.in, pad+tc.want
+				if strings.HasPrefix(tc.in, "\uFEFF") {
+					in, want = tc.in+pad, tc.want+pad
+				}
+				f := writeFile(t, dir, "f.txt", []byte(in))
+				if err := os.Chtimes(f, past, past); err != nil {
+					t.Fatal(err)
+				}
+				before := identify(t, f)
+				stdout, stderr, code := e2eRun{args: append(tc.args, "f.txt"), dir: dir}.exec(t, bin)
+				after := identify(t, f)
+				if stdout != "" || stderr != "" || code != exitOK || after.data != want {
+					t.Errorf("%q: %q, %q, %d, file %q; want nothing, 0, %q", tc.args, stdout, stderr, code, strings.Trim(after.data, "x"), tc.want)
+				}
+				if tc.changed {
+					if after.ino == before.ino || after.mtime.Equal(past) {
+						t.Errorf("%q: the file was not replaced: inode %d, mtime %v", tc.args, after.ino, after.mtime)
+					}
+				} else if after != before {
+					t.Errorf("%q: the unchanged file was touched: %+v; was %+v", tc.args, after, before)
+				}
+				noTemps(t, dir)
+			})
+		}
+	}
+}
+
+func TestEndToEndHardLink(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	for _, size := range []int{10, 300 << 10} {
+		t.Run(fmt.Sprintf("size=%d", size), func(t *testing.T) {
+			pad := strings.Repeat("y", size)
+			f := writeFile(t, dir, "f.txt", []byte(pad+"caf\xe9\n"))
+			g := filepath.Join(dir, "g.txt")
+			os.Remove(g)
+			if err := os.Link(f, g); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(f, 0o640); err != nil {
+				t.Fatal(err)
+			}
+			before := identify(t, f)
+			stdout, stderr, code := e2eRun{args: []string{"fix", "-w", "-policy", "windows1252", "f.txt"}, dir: dir}.exec(t, bin)
+			if stdout != "" || stderr != "" || code != exitOK {
+				t.Fatalf("fix -w LINKED: %q, %q, %d", stdout, stderr, code)
+			}
+			want := pad + "café\n"
+			for _, name := range []string{f, g} {
+				got := identify(t, name)
+				if got.data != want || got.ino != before.ino || got.nlink != 2 || got.mode != 0o640 {
+					t.Errorf("%s after fix -w: %q, inode %d, %d links, %v; want %q, inode %d, 2 links, 0640",
+						name, got.data[size:], got.ino, got.nlink, got.mode, "café\n", before.ino)
+				}
+			}
+			noTemps(t, dir)
+		})
+	}
+
+	// -o into a file with two links writes into it as well.
+	out := writeFile(t, dir, "out.txt", []byte("old"))
+	out2 := filepath.Join(dir, "out2.txt")
+	if err := os.Link(out, out2); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "in.txt", []byte("new\xff"))
+	if _, stderr, code := (e2eRun{args: []string{"fix", "-policy", "drop", "-o", "out2.txt", "in.txt"}, dir: dir}).exec(t, bin); code != exitOK {
+		t.Fatalf("fix -o LINKED: %q, %d", stderr, code)
+	}
+	if a, b := identify(t, out), identify(t, out2); a.data != "new" || a != b {
+		t.Errorf("fix -o LINKED: %+v and %+v; want both %q, one inode", a, b, "new")
+	}
+}
+
+// unprivileged is the user that the read-only tests run as: nobody.
+const unprivileged = 65534
+
+func TestEndToEndReadOnly(t *testing.T) {
+	bin := buildBinary(t)
+	uid := 0
+	switch {
+	case os.Geteuid() == 0:
+		uid = unprivileged
+	case os.Geteuid() != 0:
+		// Already unprivileged; the files below are ours.
+	}
+	dir, err := os.MkdirTemp("", "utf8stream-readonly-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	mk := func(name, data string, mode fs.FileMode) string {
+		path := writeFile(t, dir, name, []byte(data))
+		if uid != 0 {
+			if err := os.Chown(path, uid, uid); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	ro := mk("ro.txt", "read \xff only\n", 0o444)
+	rw := mk("rw.txt", "read \xff write\n", 0o644)
+	valid := mk("valid.txt", "fine\n", 0o444)
+	out := mk("out.txt", "old\n", 0o444)
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if uid != 0 {
+		if err := os.Chown(dir, uid, uid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The directory is writable, so a rename over ro.txt would succeed.
+	if f, err := os.OpenFile(ro, os.O_WRONLY, 0); uid == 0 && err == nil {
+		f.Close()
+		t.Skip("this user may write a read-only file")
+	}
+
+	roBefore, validBefore, outBefore := identify(t, ro), identify(t, valid), identify(t, out)
+	stdout, stderr, code := e2eRun{args: []string{"fix", "-w", "ro.txt", "rw.txt", "valid.txt"}, dir: dir, uid: uid}.exec(t, bin)
+	if want := "utf8stream: ro.txt: open: permission denied; file left unchanged\n"; stdout != "" || stderr != want || code != exitError {
+		t.Errorf("fix -w READONLY: %q, %q, %d; want %q, 2", stdout, stderr, code, want)
+	}
+	if got := identify(t, ro); got != roBefore {
+		t.Errorf("the read-only file changed: %+v; was %+v", got, roBefore)
+	}
+	if got := identify(t, valid); got != validBefore {
+		t.Errorf("the valid read-only file changed: %+v; was %+v", got, validBefore)
+	}
+	if got := identify(t, rw); got.data != "read \uFFFD write\n" {
+		t.Errorf("the writable file beside it was not fixed: %q", got.data)
+	}
+
+	stdout, stderr, code = e2eRun{args: []string{"fix", "-o", "out.txt", "rw.txt"}, dir: dir, uid: uid}.exec(t, bin)
+	if want := "utf8stream: out.txt: open: permission denied\n"; stdout != "" || stderr != want || code != exitError {
+		t.Errorf("fix -o READONLY: %q, %q, %d; want %q, 2", stdout, stderr, code, want)
+	}
+	if got := identify(t, out); got != outBefore {
+		t.Errorf("the read-only output changed: %+v; was %+v", got, outBefore)
+	}
+	noTemps(t, dir)
+}
+
+// tmpfs mounts a file system of size bytes on a new directory, or skips the
+// test when the system does not allow it.
+func tmpfs(t *testing.T, size int) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, fmt.Sprintf("size=%d", size)); err != nil {
+		t.Skipf("cannot mount a small file system: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := syscall.Unmount(dir, 0); err != nil {
+			t.Errorf("unmount %s: %v", dir, err)
+		}
+	})
+	return dir
+}
+
+func TestEndToEndFullDisk(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	writeFile(t, dir, "bad.txt", []byte("a\xffb\n"))
+	writeFile(t, dir, "big.txt", bytes.Repeat([]byte("0123456789\xff\n"), 20<<10))
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer full.Close()
+	for _, args := range [][]string{{"fix", "bad.txt"}, {"check", "bad.txt"}, {"check", "-json", "bad.txt", "big.txt"}, {"restore", "-policy", "optu8", "big.txt"}} {
+		stdout, stderr, code := e2eRun{args: args, dir: dir, stdout: full}.exec(t, bin)
+		if want := "utf8stream: <stdout>: write: no space left on device\n"; stdout != "" || stderr != want || code != exitError {
+			t.Errorf("%q > /dev/full: %q, %d; want %q, 2", args, stderr, code, want)
+		}
+	}
+	_, stderr, code := e2eRun{args: []string{"fix", "-o", "/dev/full", "big.txt"}, dir: dir}.exec(t, bin)
+	if want := "utf8stream: /dev/full: write: no space left on device; output incomplete\n"; stderr != want || code != exitError {
+		t.Errorf("fix -o /dev/full: %q, %d; want %q, 2", stderr, code, want)
+	}
+
+	// A file system with 40 KiB: 10 pages.
+	small := tmpfs(t, 40<<10)
+	tests := []struct {
+		desc   string
+		files  map[string]string
+		link   bool // g.txt is a second link to f.txt
+		args   []string
+		stderr string
+	}{
+		{"-o NEW", nil, false, []string{"fix", "-o", "NEW", "big.txt"}, "NEW: write: no space left on device; file not created"},
+		{"-o OLD", map[string]string{"out.txt": "old"}, false, []string{"fix", "-o", "out.txt", "big.txt"}, "out.txt: write: no space left on device; file left unchanged"},
+		{"-w", map[string]string{"f.txt": strings.Repeat("\xff", 16<<10)}, false, []string{"fix", "-w", "f.txt"}, "f.txt: write: no space left on device; file left unchanged"},
+		// 8 KiB that become 24 KiB: the temporary file fits, the copy back
+		// into the linked file does not.
+		{"-w LINKED", map[string]string{"f.txt": strings.Repeat("\xff", 8<<10)}, true, []string{"fix", "-w", "f.txt"}, "f.txt: fallocate: no space left on device; file left unchanged"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			for _, name := range listDir(t, small) {
+				os.Remove(filepath.Join(small, name))
+			}
+			for name, data := range tc.files {
+				writeFile(t, small, name, []byte(data))
+			}
+			if tc.link {
+				if err := os.Link(filepath.Join(small, "f.txt"), filepath.Join(small, "g.txt")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := map[string]fileID{}
+			for _, name := range listDir(t, small) {
+				before[name] = identify(t, filepath.Join(small, name))
+			}
+			args := slices.Clone(tc.args)
+			for i, a := range args {
+				if a == "big.txt" {
+					args[i] = filepath.Join(dir, a)
+				}
+			}
+			stdout, stderr, code := e2eRun{args: args, dir: small}.exec(t, bin)
+			if want := "utf8stream: " + tc.stderr + "\n"; stdout != "" || stderr != want || code != exitError {
+				t.Errorf("%q: %q, %q, %d; want %q, 2", tc.args, stdout, stderr, code, want)
+			}
+			after := map[string]fileID{}
+			for _, name := range listDir(t, small) {
+				after[name] = identify(t, filepath.Join(small, name))
+			}
+			if fmt.Sprint(after) != fmt.Sprint(before) {
+				t.Errorf("%q changed the files: %v; were %v", tc.args, after, before)
+			}
+		})
+	}
+}
+
+func TestEndToEndCheck(t *testing.T) {
+	bin := buildBinary(t)
+
+	// A binary gets 20 lines and a summary, and all of them with -max 0.
+	stdout, stderr, code := e2eRun{args: []string{"check", bin}}.exec(t, bin)
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if code != exitInvalid || stderr != "" || len(lines) != defaultMax+2 || !strings.HasPrefix(lines[defaultMax], bin+": and ") {
+		t.Fatalf("check BINARY: %d lines, %q, %d; want %d and exit 1:\n%s", len(lines), stderr, code, defaultMax+2, stdout)
+	}
+	var more, total, nbytes int
+	if _, err := fmt.Sscanf(lines[defaultMax], bin+": and %d more ill-formed subparts (-max 0 lists all)", &more); err != nil {
+		t.Errorf("%q: %v", lines[defaultMax], err)
+	}
+	if _, err := fmt.Sscanf(lines[defaultMax+1], bin+": %d ill-formed subparts (%d bytes)", &total, &nbytes); err != nil || total != more+defaultMax {
+		t.Errorf("%q: %v; want %d subparts", lines[defaultMax+1], err, more+defaultMax)
+	}
+	all, _, _ := e2eRun{args: []string{"check", "-max", "0", bin}}.exec(t, bin)
+	if n := strings.Count(all, "\n"); n != total+1 {
+		t.Errorf("check -max 0 BINARY: %d lines; want %d", n, total+1)
+	}
+
+	// -json: every record parses, names are plain strings, and each file
+	// ends with its totals.
+	dir := t.TempDir()
+	writeFile(t, dir, "new\nline.txt", []byte("\xff\xfe\xfd"))
+	writeFile(t, dir, "caf\xe9.txt", []byte("caf\xe9"))
+	writeFile(t, dir, "ok.txt", []byte("ok"))
+	stdout, stderr, code = e2eRun{args: []string{"check", "-json", "-max", "2", "new\nline.txt", "caf\xe9.txt", "missing.txt", "ok.txt"}, dir: dir}.exec(t, bin)
+	if want := "utf8stream: missing.txt: open: no such file or directory\n"; stderr != want || code != exitError {
+		t.Errorf("check -json: %q, %d; want %q, 2", stderr, code, want)
+	}
+	var recs []map[string]any
+	for line := range strings.Lines(stdout) {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("check -json: %v in %q", err, line)
+		}
+		recs = append(recs, rec)
+	}
+	want := []map[string]any{
+		{"type": "subpart", "name": "new\nline.txt", "line": 1.0, "col": 1.0, "offset": 0.0, "bytes": "ff", "reason": "byte FF never appears in UTF-8"},
+		{"type": "subpart", "name": "new\nline.txt", "line": 1.0, "col": 2.0, "offset": 1.0, "bytes": "fe", "reason": "byte FE never appears in UTF-8"},
+		{"type": "file", "name": "new\nline.txt", "valid": false, "subparts": 3.0, "ill_formed_bytes": 3.0, "first_offset": 0.0, "listed": 2.0, "all_listed": false},
+		{"type": "subpart", "name": "caf\uFFFD.txt", "name_hex": hex.EncodeToString([]byte("caf\xe9.txt")), "line": 1.0, "col": 4.0, "offset": 3.0, "bytes": "e9", "reason": "truncated sequence at end of input"},
+		{"type": "file", "name": "caf\uFFFD.txt", "name_hex": hex.EncodeToString([]byte("caf\xe9.txt")), "valid": false, "subparts": 1.0, "ill_formed_bytes": 1.0, "first_offset": 3.0, "listed": 1.0, "all_listed": true},
+		{"type": "file", "name": "missing.txt", "valid": false, "subparts": 0.0, "ill_formed_bytes": 0.0, "listed": 0.0, "all_listed": true, "error": "open: no such file or directory"},
+		{"type": "file", "name": "ok.txt", "valid": true, "subparts": 0.0, "ill_formed_bytes": 0.0, "listed": 0.0, "all_listed": true},
+	}
+	if fmt.Sprint(recs) != fmt.Sprint(want) {
+		t.Errorf("check -json:\n%v\nwant:\n%v", recs, want)
+	}
+
+	// Flags after the file names.
+	writeFile(t, dir, "bad.txt", []byte("\xff"))
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{{[]string{"check", "bad.txt", "-q"}, 1}, {[]string{"check", "ok.txt", "-q"}, 0}, {[]string{"check", "ok.txt", "bad.txt", "-q"}, 1}} {
+		stdout, stderr, code := e2eRun{args: tc.args, dir: dir}.exec(t, bin)
+		if stdout != "" || stderr != "" || code != tc.code {
+			t.Errorf("%q: %q, %q, %d; want nothing and %d", tc.args, stdout, stderr, code, tc.code)
+		}
+	}
+}
+
+func TestEndToEndReadError(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	writeFile(t, dir, "ok.txt", []byte("ok\n"))
+	out := writeFile(t, dir, "out.txt", []byte("old\n"))
+	before := identify(t, out)
+	// Reading /proc/self/mem from offset 0 fails with EIO.
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"check", "/proc/self/mem", "ok.txt"}, "utf8stream: /proc/self/mem: read: input/output error\n"},
+		{[]string{"fix", "-o", "out.txt", "ok.txt", "/proc/self/mem"}, "utf8stream: /proc/self/mem: read: input/output error\nutf8stream: out.txt: file left unchanged after the errors above\n"},
+		{[]string{"fix", "-w", "/proc/self/mem"}, "utf8stream: /proc/self/mem: read: input/output error\n"},
+	} {
+		_, stderr, code := e2eRun{args: tc.args, dir: dir}.exec(t, bin)
+		if stderr != tc.stderr || code != exitError {
+			t.Errorf("%q: %q, %d; want %q, 2", tc.args, stderr, code, tc.stderr)
+		}
+	}
+	if got := identify(t, out); got != before {
+		t.Errorf("the output changed after a read error: %+v; was %+v", got, before)
+	}
+	noTemps(t, dir)
+}
