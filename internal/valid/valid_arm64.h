@@ -1,0 +1,147 @@
+// The body of the NEON kernels, which valid_arm64.s includes in each: R0
+// and R1 hold the input and its length, and R10 the lead table. In the
+// copying kernels R8 holds dst and R14 dst-src; STORE(a, b, c, d) stores
+// four registers at R8 and advances it, DSTBACK takes R8 back 128 bytes
+// and DSTSYNC sets it to R0's place in dst; in the others the three do
+// nothing. It leaves the result in R11.
+//
+// R2 and R3 hold the start and the end of p; R0 the block to load, and
+// R5, R6 and R7 the places 1, 2 and 3 bytes before it; R12 the start of
+// the last whole block and R13 that of the last run of two. Input that
+// starts with ASCII goes without the set-up of the tables until its first
+// block that is not ASCII.
+
+	MOVD R0, R2
+	ADD  R0, R1, R3
+	MOVD $0, R11
+	CMP  $64, R1
+	BLT  done
+	SUB  $64, R3, R12
+	SUB  $128, R3, R13
+
+	// The first block has nothing before it: shift zeros in.
+	VLD1.P 64(R0), [V0.B16, V1.B16, V2.B16, V3.B16]
+	STORE(V0, V1, V2, V3)
+	VORR   V0.B16, V1.B16, V16.B16
+	VORR   V2.B16, V3.B16, V17.B16
+	VORR   V16.B16, V17.B16, V16.B16
+	UMAXV(16, 16)
+	VMOV   V16.B[0], R4
+	TBZ    $7, R4, asciiRun
+	SETUP
+	FIRST
+	SUB    $1, R0, R5
+	SUB    $2, R0, R6
+	SUB    $3, R0, R7
+	JMP    check
+
+sync:
+	SUB $1, R0, R5
+	SUB $2, R0, R6
+	SUB $3, R0, R7
+	DSTSYNC
+
+loop:
+	CMP    R12, R0
+	BHI    tail
+	VLD1.P 64(R0), [V0.B16, V1.B16, V2.B16, V3.B16]
+	STORE(V0, V1, V2, V3)
+	VLD1.P 64(R5), [V4.B16, V5.B16, V6.B16, V7.B16]
+	VLD1.P 64(R6), [V8.B16, V9.B16, V10.B16, V11.B16]
+	VLD1.P 64(R7), [V12.B16, V13.B16, V14.B16, V15.B16]
+
+check:
+	CHECK
+	ANY
+	CBNZ R4, found
+
+	// A block that ends in 16 bytes of ASCII ends no sequence short:
+	// look for a run of ASCII blocks after it.
+	UMAXV(21, 3)
+	VMOV V21.B[0], R4
+	TBNZ $7, R4, loop
+
+asciiRun:
+	// Skip ASCII two blocks at a time. The byte before R0 ends a
+	// sequence, or is the last of a block checked already.
+	CMP    R13, R0
+	BHI    setup
+	VLD1.P 64(R0), [V0.B16, V1.B16, V2.B16, V3.B16]
+	STORE(V0, V1, V2, V3)
+	VLD1.P 64(R0), [V4.B16, V5.B16, V6.B16, V7.B16]
+	STORE(V4, V5, V6, V7)
+	VORR   V0.B16, V1.B16, V16.B16
+	VORR   V2.B16, V3.B16, V17.B16
+	VORR   V4.B16, V5.B16, V18.B16
+	VORR   V6.B16, V7.B16, V19.B16
+	VORR   V16.B16, V17.B16, V16.B16
+	VORR   V18.B16, V19.B16, V18.B16
+	VORR   V16.B16, V18.B16, V16.B16
+	UMAXV(16, 16)
+	VMOV   V16.B[0], R4
+	TBZ    $7, R4, asciiRun
+	SUB    $128, R0
+	DSTBACK
+
+setup:
+	// Check the blocks from R0 on.
+	SETUP
+	JMP sync
+
+tail:
+	// R0 > len-64. Check the last 64 bytes again, overlapping what was
+	// checked, when at least 3 bytes lie before them, and otherwise
+	// leave the 1 or 2 bytes left to the caller.
+	CMP  R3, R0
+	BEQ  end
+	SUB  R2, R12, R4
+	CMP  $3, R4
+	BLT  stop
+	MOVD R12, R0
+	JMP  sync
+
+stop:
+	SUB R2, R0, R11
+	JMP done
+
+end:
+	// All of p holds no error; it is well-formed unless it ends inside
+	// a sequence. If it does, report one byte less: the caller backs up.
+	MOVD  R1, R11
+	MOVBU -1(R3), R4
+	CMP   $0xC0, R4
+	BHS   short
+	MOVBU -2(R3), R4
+	CMP   $0xE0, R4
+	BHS   short
+	MOVBU -3(R3), R4
+	CMP   $0xF0, R4
+	BLO   done
+
+short:
+	SUB $1, R11
+	JMP done
+
+found:
+	// V16..V19 flag the errors of the block before R0: return the
+	// offset of the first. Positions before it were checked already.
+	SUB $64, R0, R4
+	FIND(V16)
+	FIND(V17)
+	FIND(V18)
+	FIND(V19)
+
+lane:
+	// R6 holds the 8 bytes at R4 that hold the first flag.
+	RBIT R6, R6
+	CLZ  R6, R6
+	ADD  R6>>3, R4, R4
+	SUB  R2, R4, R11
+
+done:
+
+// Undefine the parameters, so that the next kernel that includes this body
+// defines its own.
+#undef STORE
+#undef DSTBACK
+#undef DSTSYNC
