@@ -1,23 +1,26 @@
 // The body of the NEON kernels, which valid_arm64.s includes in each: R0
 // and R1 hold the input and its length, and R10 the lead table. In the
-// copying kernels R8 holds dst and R14 dst-src; STORE(a, b, c, d) stores
-// four registers at R8 and advances it, DSTBACK takes R8 back 128 bytes
-// and DSTSYNC sets it to R0's place in dst; in the others the three do
-// nothing. It leaves the result in R11.
+// copying kernels R8 holds dst and R14 dst-src; STORE(a, b, c, d) and
+// STORE1(a) store four registers or one at R8 and advance it, DSTBACK
+// takes R8 back 128 bytes and DSTSYNC sets it to R0's place in dst; in the
+// others they do nothing. It leaves the result in R11.
 //
 // R2 and R3 hold the start and the end of p; R0 the block to load, and
-// R5, R6 and R7 the places 1, 2 and 3 bytes before it; R12 the start of
-// the last whole block and R13 that of the last run of two. Input that
-// starts with ASCII goes without the set-up of the tables until its first
-// block that is not ASCII.
+// R5, R6 and R7 the places 1, 2 and 3 bytes before it; R12, R13 and R15
+// the starts of the last whole block, of the last run of two blocks and
+// of the last 16 bytes. Input that starts with ASCII goes without the
+// set-up of the tables until its first block that is not ASCII.
 
 	MOVD R0, R2
 	ADD  R0, R1, R3
 	MOVD $0, R11
-	CMP  $64, R1
+	CMP  $16, R1
 	BLT  done
 	SUB  $64, R3, R12
 	SUB  $128, R3, R13
+	SUB  $16, R3, R15
+	CMP  $64, R1
+	BLT  first16
 
 	// The first block has nothing before it: shift zeros in.
 	VLD1.P 64(R0), [V0.B16, V1.B16, V2.B16, V3.B16]
@@ -88,17 +91,52 @@ setup:
 	SETUP
 	JMP sync
 
+first16:
+	// 16 to 63 bytes: the first 16 have nothing before them.
+	SETUP
+	VLD1.P 16(R0), [V0.B16]
+	STORE1(V0)
+	FIRST1
+	SUB    $1, R0, R5
+	SUB    $2, R0, R6
+	SUB    $3, R0, R7
+	JMP    check16
+
+sync16:
+	SUB $1, R0, R5
+	SUB $2, R0, R6
+	SUB $3, R0, R7
+	DSTSYNC
+
 tail:
-	// R0 > len-64. Check the last 64 bytes again, overlapping what was
+	// R0 > len-64: check the rest 16 bytes at a time.
+	CMP    R15, R0
+	BHI    tail16
+	VLD1.P 16(R0), [V0.B16]
+	STORE1(V0)
+	VLD1.P 16(R5), [V4.B16]
+	VLD1.P 16(R6), [V8.B16]
+	VLD1.P 16(R7), [V12.B16]
+
+check16:
+	CHECK1
+	UMAXV(20, 16)
+	VMOV V20.B[0], R4
+	CBZ  R4, tail
+	SUB  $16, R0, R4
+	FIND(V16)
+
+tail16:
+	// R0 > len-16. Check the last 16 bytes again, overlapping what was
 	// checked, when at least 3 bytes lie before them, and otherwise
 	// leave the 1 or 2 bytes left to the caller.
 	CMP  R3, R0
 	BEQ  end
-	SUB  R2, R12, R4
+	SUB  R2, R15, R4
 	CMP  $3, R4
 	BLT  stop
-	MOVD R12, R0
-	JMP  sync
+	MOVD R15, R0
+	JMP  sync16
 
 stop:
 	SUB R2, R0, R11
@@ -143,5 +181,6 @@ done:
 // Undefine the parameters, so that the next kernel that includes this body
 // defines its own.
 #undef STORE
+#undef STORE1
 #undef DSTBACK
 #undef DSTSYNC

@@ -179,6 +179,20 @@ GLOBL curHigh<>(SB), RODATA|NOPTR, $16
 	VADD  V14.B16, V18.B16, V18.B16                                 \
 	VADD  V15.B16, V19.B16, V19.B16
 
+// CHECK1 is CHECK for the 16 bytes in V0, with the bytes before them in
+// V4, V8 and V12; it sets V16 and overwrites V4, V8, V12 and V20.
+#define CHECK1 \
+	VMOVI $1, V16.B16                                           \
+	VEOR  V29.B16, V4.B16, V4.B16                               \
+	VTBX  V4.B16, [V24.B16, V25.B16, V26.B16, V27.B16], V16.B16 \
+	VUSHR $4, V0.B16, V20.B16                                   \
+	VTBL  V20.B16, [V28.B16], V20.B16                           \
+	VAND  V20.B16, V16.B16, V16.B16                             \
+	CMHS(8, 8, 30)                                              \
+	CMHS(12, 12, 31)                                            \
+	VADD  V8.B16, V16.B16, V16.B16                              \
+	VADD  V12.B16, V16.B16, V16.B16
+
 // ANY sets R4 to a byte that is not zero where one of V16..V19 holds one,
 // and to zero otherwise. It overwrites V20 and V21.
 #define ANY \
@@ -187,6 +201,13 @@ GLOBL curHigh<>(SB), RODATA|NOPTR, $16
 	VORR V20.B16, V21.B16, V20.B16 \
 	UMAXV(20, 20)                  \
 	VMOV V20.B[0], R4
+
+// FIRST1 is FIRST for the 16 bytes in V0.
+#define FIRST1 \
+	VEOR V20.B16, V20.B16, V20.B16     \
+	VEXT $15, V0.B16, V20.B16, V4.B16  \
+	VEXT $14, V0.B16, V20.B16, V8.B16  \
+	VEXT $13, V0.B16, V20.B16, V12.B16
 
 // FIND adds to R4 the offset in v of its first byte that is not zero, if
 // there is one, and goes to found, and adds 16 otherwise.
@@ -205,6 +226,7 @@ TEXT ·validNEON(SB), NOSPLIT, $0-32
 	MOVD p_len+8(FP), R1
 	MOVD $lead<>(SB), R10
 #define STORE(a, b, c, d)
+#define STORE1(a)
 #define DSTBACK
 #define DSTSYNC
 #include "valid_arm64.h"
@@ -221,6 +243,7 @@ TEXT ·copyValidNEON(SB), NOSPLIT, $0-56
 	SUB  R0, R8, R14
 	MOVD $lead<>(SB), R10
 #define STORE(a, b, c, d) VST1.P [a.B16, b.B16, c.B16, d.B16], 64(R8)
+#define STORE1(a) VST1.P [a.B16], 16(R8)
 #define DSTBACK SUB $128, R8
 #define DSTSYNC ADD R14, R0, R8
 #include "valid_arm64.h"
@@ -235,6 +258,7 @@ TEXT ·validBeforeEENEON(SB), NOSPLIT, $0-32
 	MOVD p_len+8(FP), R1
 	MOVD $leadEE<>(SB), R10
 #define STORE(a, b, c, d)
+#define STORE1(a)
 #define DSTBACK
 #define DSTSYNC
 #include "valid_arm64.h"
@@ -251,6 +275,7 @@ TEXT ·copyValidBeforeEENEON(SB), NOSPLIT, $0-56
 	SUB  R0, R8, R14
 	MOVD $leadEE<>(SB), R10
 #define STORE(a, b, c, d) VST1.P [a.B16, b.B16, c.B16, d.B16], 64(R8)
+#define STORE1(a) VST1.P [a.B16], 16(R8)
 #define DSTBACK SUB $128, R8
 #define DSTSYNC ADD R14, R0, R8
 #include "valid_arm64.h"
