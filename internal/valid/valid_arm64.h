@@ -31,6 +31,7 @@
 	UMAXV(16, 16)
 	VMOV   V16.B[0], R4
 	TBZ    $7, R4, asciiRun
+	LASTASCII
 	SETUP
 	FIRST
 	SUB    $1, R0, R5
@@ -45,24 +46,51 @@ sync:
 	DSTSYNC
 
 loop:
-	CMP    R12, R0
-	BHI    tail
-	VLD1.P 64(R0), [V0.B16, V1.B16, V2.B16, V3.B16]
-	STORE(V0, V1, V2, V3)
-	VLD1.P 64(R5), [V4.B16, V5.B16, V6.B16, V7.B16]
-	VLD1.P 64(R6), [V8.B16, V9.B16, V10.B16, V11.B16]
-	VLD1.P 64(R7), [V12.B16, V13.B16, V14.B16, V15.B16]
+	// Two blocks at a time: one test for errors, and one for ASCII
+	// at the end of the second.
+	CMP R13, R0
+	BHI single
+	LOAD
+	CHECK
+	OR4(V20, V21)
+	LOAD
+	LASTASCII
+	CHECK
+	OR4(V21, V22)
+	VORR V20.B16, V21.B16, V21.B16
+	ANY(21, V21, 21)
+	CBNZ R4, found2
+	TBNZ $7, R9, loop
+	JMP  asciiRun
+
+found2:
+	// One of the two blocks before R0 shows an error: V20 flags those of
+	// the first, V16..V19 those of the second.
+	ANY(20, V20, 20)
+	CBZ  R4, found
+	SUB  $128, R0
+	DSTBACK
+	SUB  $1, R0, R5
+	SUB  $2, R0, R6
+	SUB  $3, R0, R7
+
+single:
+	// One block; the first of the two above again where it shows an
+	// error.
+	CMP R12, R0
+	BHI tail
+	LOAD
+	LASTASCII
 
 check:
 	CHECK
-	ANY
+	OR4(V20, V21)
+	ANY(20, V20, 20)
 	CBNZ R4, found
 
 	// A block that ends in 16 bytes of ASCII ends no sequence short:
 	// look for a run of ASCII blocks after it.
-	UMAXV(21, 3)
-	VMOV V21.B[0], R4
-	TBNZ $7, R4, loop
+	TBNZ $7, R9, loop
 
 asciiRun:
 	// Skip ASCII two blocks at a time. The byte before R0 ends a
@@ -120,8 +148,7 @@ tail:
 
 check16:
 	CHECK1
-	UMAXV(20, 16)
-	VMOV V20.B[0], R4
+	ANY(20, V20, 16)
 	CBZ  R4, tail
 	SUB  $16, R0, R4
 	FIND(V16)

@@ -136,7 +136,7 @@ GLOBL curHigh<>(SB), RODATA|NOPTR, $16
 // CHECK sets V16..V19 to flag the bytes that show an error in the 64-byte
 // block in V0..V3 (a byte is flagged where it is not zero), with the bytes
 // 1, 2 and 3 places before each of its bytes in V4..V7, V8..V11 and
-// V12..V15. It overwrites V4..V23 and keeps V0..V3.
+// V12..V15. It overwrites V0..V19.
 #define CHECK \
 	VMOVI $1, V16.B16                                               \
 	VMOVI $1, V17.B16                                               \
@@ -150,18 +150,18 @@ GLOBL curHigh<>(SB), RODATA|NOPTR, $16
 	VTBX  V5.B16, [V24.B16, V25.B16, V26.B16, V27.B16], V17.B16     \
 	VTBX  V6.B16, [V24.B16, V25.B16, V26.B16, V27.B16], V18.B16     \
 	VTBX  V7.B16, [V24.B16, V25.B16, V26.B16, V27.B16], V19.B16     \
-	VUSHR $4, V0.B16, V20.B16                                       \
-	VUSHR $4, V1.B16, V21.B16                                       \
-	VUSHR $4, V2.B16, V22.B16                                       \
-	VUSHR $4, V3.B16, V23.B16                                       \
-	VTBL  V20.B16, [V28.B16], V20.B16                               \
-	VTBL  V21.B16, [V28.B16], V21.B16                               \
-	VTBL  V22.B16, [V28.B16], V22.B16                               \
-	VTBL  V23.B16, [V28.B16], V23.B16                               \
-	VAND  V20.B16, V16.B16, V16.B16                                 \
-	VAND  V21.B16, V17.B16, V17.B16                                 \
-	VAND  V22.B16, V18.B16, V18.B16                                 \
-	VAND  V23.B16, V19.B16, V19.B16                                 \
+	VUSHR $4, V0.B16, V0.B16                                        \
+	VUSHR $4, V1.B16, V1.B16                                        \
+	VUSHR $4, V2.B16, V2.B16                                        \
+	VUSHR $4, V3.B16, V3.B16                                        \
+	VTBL  V0.B16, [V28.B16], V0.B16                                 \
+	VTBL  V1.B16, [V28.B16], V1.B16                                 \
+	VTBL  V2.B16, [V28.B16], V2.B16                                 \
+	VTBL  V3.B16, [V28.B16], V3.B16                                 \
+	VAND  V0.B16, V16.B16, V16.B16                                  \
+	VAND  V1.B16, V17.B16, V17.B16                                  \
+	VAND  V2.B16, V18.B16, V18.B16                                  \
+	VAND  V3.B16, V19.B16, V19.B16                                  \
 	CMHS(8, 8, 30)                                                  \
 	CMHS(9, 9, 30)                                                  \
 	CMHS(10, 10, 30)                                                \
@@ -179,6 +179,22 @@ GLOBL curHigh<>(SB), RODATA|NOPTR, $16
 	VADD  V14.B16, V18.B16, V18.B16                                 \
 	VADD  V15.B16, V19.B16, V19.B16
 
+// LOAD loads the block at R0 into V0..V3, stores it in the copying
+// kernels, and loads the bytes 1, 2 and 3 places before it into V4..V15.
+// It advances R0, R5, R6, R7 (and R8) by 64.
+#define LOAD \
+	VLD1.P 64(R0), [V0.B16, V1.B16, V2.B16, V3.B16]     \
+	STORE(V0, V1, V2, V3)                               \
+	VLD1.P 64(R5), [V4.B16, V5.B16, V6.B16, V7.B16]     \
+	VLD1.P 64(R6), [V8.B16, V9.B16, V10.B16, V11.B16]   \
+	VLD1.P 64(R7), [V12.B16, V13.B16, V14.B16, V15.B16]
+
+// LASTASCII sets bit 7 of R9 where the last 16 bytes of the block in
+// V0..V3 are not all ASCII. It overwrites V22.
+#define LASTASCII \
+	UMAXV(22, 3) \
+	VMOV V22.B[0], R9
+
 // CHECK1 is CHECK for the 16 bytes in V0, with the bytes before them in
 // V4, V8 and V12; it sets V16 and overwrites V4, V8, V12 and V20.
 #define CHECK1 \
@@ -193,14 +209,17 @@ GLOBL curHigh<>(SB), RODATA|NOPTR, $16
 	VADD  V8.B16, V16.B16, V16.B16                              \
 	VADD  V12.B16, V16.B16, V16.B16
 
-// ANY sets R4 to a byte that is not zero where one of V16..V19 holds one,
-// and to zero otherwise. It overwrites V20 and V21.
-#define ANY \
-	VORR V16.B16, V17.B16, V20.B16 \
-	VORR V18.B16, V19.B16, V21.B16 \
-	VORR V20.B16, V21.B16, V20.B16 \
-	UMAXV(20, 20)                  \
-	VMOV V20.B[0], R4
+// OR4 sets d to the OR of V16..V19. It overwrites t.
+#define OR4(d, t) \
+	VORR V16.B16, V17.B16, d.B16 \
+	VORR V18.B16, V19.B16, t.B16 \
+	VORR d.B16, t.B16, d.B16
+
+// ANY sets R4 to a byte that is not zero where register number n holds
+// one, and to zero otherwise, through register number d, which is v.
+#define ANY(d, v, n) \
+	UMAXV(d, n) \
+	VMOV v.B[0], R4
 
 // FIRST1 is FIRST for the 16 bytes in V0.
 #define FIRST1 \
