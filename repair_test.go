@@ -22,7 +22,11 @@ func repairInputs() [][]byte {
 	rng := rand.New(rand.NewPCG(3, 4))
 	bad := []byte{0x80, 0xBF, 0xC0, 0xC3, 0xE0, 0xE2, 0xED, 0xEE, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF, 0x00}
 	var ins [][]byte
-	for _, size := range []int{20, 70, 137, 1000, 5000} {
+	sizes := []int{20, 70, 137, 1000, 5000}
+	if testing.Short() {
+		sizes = sizes[:4]
+	}
+	for _, size := range sizes {
 		for _, per := range []int{1, 5, 30, 100} { // ill-formed bytes per 100
 			for _, base := range []string{"latin1", "emoji", "random"} {
 				b := textgen.Make(base, size)
@@ -55,7 +59,11 @@ func TestRepairImpls(t *testing.T) {
 	for _, name := range implNames() {
 		t.Run("impl="+name, func(t *testing.T) {
 			defer setImpl(name)()
-			for _, o := range []uint8{0, 1, 2, 4, 8, 16, 31} {
+			combos := []uint8{0, 1, 2, 4, 8, 16, 31}
+			if testing.Short() {
+				combos = []uint8{0, 31} // no option, and all of them
+			}
+			for _, o := range combos {
 				opts, ro := fuzzOptions(o)
 				for _, p := range allPolicies {
 					for _, in := range ins {
@@ -112,6 +120,9 @@ func TestRepairEscapes(t *testing.T) {
 		opts, ro := fuzzOptions(o)
 		for _, base := range []string{"invalid1pct", "random"} {
 			for at := range 300 {
+				if testing.Short() && at%5 != 0 {
+					continue
+				}
 				in := textgen.Make(base, 1000)
 				copy(in[at:], seqs[at%len(seqs)])
 				for range 3 {
@@ -161,7 +172,7 @@ func TestRepairPairs(t *testing.T) {
 			for lead := 0xC0; lead <= 0xFF; lead++ {
 				for second := 0x80; second <= 0xBF; second++ {
 					in := bytes.Clone(base)
-					for _, at := range []int{64, 64 + 30, 128 - 2} {
+					for _, at := range []int{64, 64 + 30, 128 - 2}[:shortLen(3, 1)] {
 						copy(in[at:], []byte{byte(lead), byte(second), 0x80, 0xBF})
 					}
 					want, _, _ := refTransform(p, in, refOpts{})
@@ -266,4 +277,13 @@ func TestDenseHint(t *testing.T) {
 			t.Errorf("%v: Span of %d valid bytes = %d, dense %v; want all, false", p, len(short)-3, n, tr.dense)
 		}
 	}
+}
+
+// shortLen returns n, or with -short the smaller m: how many of a test's
+// cases to run.
+func shortLen(n, m int) int {
+	if testing.Short() {
+		return m
+	}
+	return n
 }
