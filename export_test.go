@@ -27,3 +27,13 @@ func setImpl(name string) (restore func()) {
 		restoreValid()
 	}
 }
+
+// countSteps returns how many times f made the general path, step, handle
+// a unit.
+func countSteps(f func()) int {
+	n := 0
+	stepHook = func() { n++ }
+	defer func() { stepHook = nil }()
+	f()
+	return n
+}
