@@ -377,3 +377,120 @@ func BenchmarkHelpers(b *testing.B) {
 		}
 	}
 }
+
+// cliffUnits are ill-formed units that input with no valid byte at all
+// repeats: lone bytes, a lone surrogate's first two bytes (ED then A0,
+// two subparts), truncated sequences of 3 and 2 bytes, an overlong pair.
+var cliffUnits = []struct {
+	name string
+	unit []byte
+}{
+	{"ff", []byte{0xFF}},
+	{"80", []byte{0x80}},
+	{"eda0", []byte{0xED, 0xA0}},
+	{"f09080", []byte{0xF0, 0x90, 0x80}},
+	{"e282", []byte{0xE2, 0x82}},
+	{"c0af", []byte{0xC0, 0xAF}},
+}
+
+// cliffInput returns size bytes: lead, then unit repeated.
+func cliffInput(unit []byte, lead string, size int) []byte {
+	return append([]byte(lead), bytes.Repeat(unit, size/len(unit)+1)...)[:size]
+}
+
+var cliffLeads = []struct{ name, lead string }{{"none", ""}, {"a", "a"}}
+
+// BenchmarkCliff measures one Transform of input with no valid byte at
+// all, against the same input with one valid byte in front: the two should
+// run at the same speed. Compare with benchstat -col /lead.
+func BenchmarkCliff(b *testing.B) {
+	for _, u := range cliffUnits {
+		for _, size := range []int{4 << 10, 1 << 20} {
+			dst := make([]byte, 4*size+64)
+			for _, p := range benchPolicies[1:] {
+				for _, l := range cliffLeads {
+					src := cliffInput(u.unit, l.lead, size)
+					name := "input=" + u.name + "/size=" + strconv.Itoa(size) + "/policy=" + p.String() + "/lead=" + l.name
+					b.Run(name, func(b *testing.B) {
+						t := NewTransformer(p)
+						b.SetBytes(int64(size))
+						b.ReportAllocs()
+						for b.Loop() {
+							t.Reset()
+							if _, _, err := t.Transform(dst, src, true); err != nil {
+								b.Fatal(err)
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkCliffStream is BenchmarkCliff under Replace for a stream: through
+// a Reader (io.Copy), one Write to a Writer, Transform on 4 KiB pieces, and
+// Transform on 1-byte pieces (at 4 KiB).
+func BenchmarkCliffStream(b *testing.B) {
+	pieces := func(t *Transformer, dst, src []byte, piece int) error {
+		t.Reset()
+		for off := 0; off < len(src); {
+			end := min(off+piece, len(src))
+			_, n, err := t.Transform(dst, src[off:end], end == len(src))
+			if err != nil && err != transform.ErrShortSrc {
+				return err
+			}
+			off += n
+			if n == 0 && end < len(src) {
+				// Transform keeps an unfinished sequence for the next piece.
+				_, n, err = t.Transform(dst, src[off:min(end+piece, len(src))], end+piece >= len(src))
+				if err != nil && err != transform.ErrShortSrc {
+					return err
+				}
+				off += n
+			}
+		}
+		return nil
+	}
+	for _, u := range cliffUnits[:3] {
+		for _, via := range []string{"reader", "writer", "pieces4k", "pieces1"} {
+			size := 1 << 20
+			if via == "pieces1" {
+				size = 4 << 10
+			}
+			dst := make([]byte, 4<<10*4+64)
+			for _, l := range cliffLeads {
+				src := cliffInput(u.unit, l.lead, size)
+				name := "input=" + u.name + "/size=" + strconv.Itoa(size) + "/via=" + via + "/lead=" + l.name
+				b.Run(name, func(b *testing.B) {
+					br := bytes.NewReader(src)
+					r := NewReader(br, Replace)
+					w := NewWriter(io.Discard, Replace)
+					t := NewTransformer(Replace)
+					b.SetBytes(int64(size))
+					b.ReportAllocs()
+					for b.Loop() {
+						var err error
+						switch via {
+						case "reader":
+							br.Reset(src)
+							r.Reset(br)
+							_, err = io.Copy(io.Discard, r)
+						case "writer":
+							w.Reset(io.Discard)
+							w.Write(src)
+							err = w.Close()
+						case "pieces4k":
+							err = pieces(t, dst, src, 4<<10)
+						case "pieces1":
+							err = pieces(t, dst, src, 1)
+						}
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+}

@@ -12,9 +12,8 @@ import (
 func implNames() []string { return valid.ImplNames() }
 
 // setImpl makes validation use the named implementation, and the block
-// repairer the same where it has one and its generic code otherwise (it
-// has no AVX2 kernel), until restore is called; see valid.SetImpl and
-// repair.SetImpl.
+// repairer the same where it has one and its generic code otherwise,
+// until restore is called; see valid.SetImpl and repair.SetImpl.
 func setImpl(name string) (restore func()) {
 	restoreValid := valid.SetImpl(name)
 	rname := name
@@ -26,4 +25,14 @@ func setImpl(name string) (restore func()) {
 		restoreRepair()
 		restoreValid()
 	}
+}
+
+// countSteps returns how many times f made the general path, step, handle
+// a unit.
+func countSteps(f func()) int {
+	n := 0
+	stepHook = func() { n++ }
+	defer func() { stepHook = nil }()
+	f()
+	return n
 }

@@ -32,6 +32,10 @@ type Transformer struct {
 	off   int64 // bytes consumed since the start of the stream
 	stats Stats
 	dense bool // the last valid run was short, so errors are dense: a hint for speed
+	// inRun is set when valid input has been consumed since the last
+	// ill-formed unit (or the start of the stream), so that a span of 0
+	// bytes goes on a run rather than being one of its own.
+	inRun bool
 	// broken is set while the OnInvalid function runs, and stays set if
 	// it panics: the stream cannot go on.
 	broken bool
@@ -61,7 +65,7 @@ func (t *Transformer) init(p Policy, opts []Option) {
 func (t *Transformer) Reset() {
 	t.off = 0
 	t.stats = Stats{First: -1}
-	t.dense = false
+	t.dense, t.inRun = false, false
 	if t.broken {
 		t.broken = false
 		t.c.setPaths()
@@ -138,9 +142,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			return nSrc, nSrc, nil
 		}
 		nDst = nSrc
-		if nSrc > 0 {
-			t.noteRun(nSrc, len(src)-nSrc)
-		}
+		t.noteRun(nSrc, len(src)-nSrc)
 	} else if t.c.quickHigh && !t.dense && len(dst) >= len(src) && len(src) <= spanChunk {
 		// The same under BMPOnly, whose spanStop first finds the first
 		// byte F0..FF.
@@ -149,9 +151,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			return nSrc, nSrc, nil
 		}
 		nDst = nSrc
-		if nSrc > 0 {
-			t.noteRun(nSrc, len(src)-nSrc)
-		}
+		t.noteRun(nSrc, len(src)-nSrc)
 	} else {
 		if t.broken {
 			return 0, 0, errPanicked
@@ -176,34 +176,38 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		chunk := src[nSrc:min(len(src), nSrc+spanChunk)]
 		if !t.dense && len(dst)-nDst >= len(chunk) {
 			// Validate and copy in one pass.
-			if v := t.c.copySpan(dst[nDst:], chunk); v > 0 {
-				t.noteRun(v, len(src)-nSrc-v)
+			v := t.c.copySpan(dst[nDst:], chunk)
+			t.noteRun(v, len(src)-nSrc-v)
+			if v > 0 {
 				nDst += v
 				nSrc += v
 				continue
 			}
-		} else if v := t.c.span(chunk, t.dense && !(atEOF && len(src)-nSrc <= denseLast)); v > 0 {
+		} else {
 			// Span at most spanChunk bytes at a time, so that the copy
 			// below reads them from L1 rather than from memory again.
 			// A short valid run between units says the errors are
-			// dense: the inline loop takes the next stretch. A long
-			// one says the kernel should. (v is 0 at the unit itself.)
+			// dense: the block repairer takes the next stretch. A long
+			// one says the kernel should.
+			v := t.c.span(chunk, t.dense && !(atEOF && len(src)-nSrc <= denseLast))
 			t.noteRun(v, len(src)-nSrc-v)
-			if room := len(dst) - nDst; v > room {
-				// Copy what fits, up to the start of a sequence.
-				v = room
-				for v > 0 && src[nSrc+v]&0xC0 == 0x80 {
-					v--
+			if v > 0 {
+				if room := len(dst) - nDst; v > room {
+					// Copy what fits, up to the start of a sequence.
+					v = room
+					for v > 0 && src[nSrc+v]&0xC0 == 0x80 {
+						v--
+					}
+					err = transform.ErrShortDst
 				}
-				err = transform.ErrShortDst
+				copy(dst[nDst:], src[nSrc:nSrc+v])
+				nDst += v
+				nSrc += v
+				if err != nil {
+					break
+				}
+				continue
 			}
-			copy(dst[nDst:], src[nSrc:nSrc+v])
-			nDst += v
-			nSrc += v
-			if err != nil {
-				break
-			}
-			continue
 		}
 		if k := len(src) - nSrc; k <= repair.TailMax && k >= repair.TailMin && t.canRepair() {
 			// The last few bytes of the input, from an ill-formed unit
@@ -241,16 +245,24 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 // (Measured on 1% ill-formed text and on random bytes: BenchmarkTransform.)
 const enterDense = 128
 
-// noteRun updates the dense hint after a valid run of n > 0 bytes with rest
-// bytes of the input after it. A long run clears it. A short one sets it
-// only when an ill-formed unit may have ended it: one that ends at the end
-// of the input, or at an unfinished sequence there, says nothing about the
-// errors, and a stream passed in short pieces must not look dense.
+// noteRun updates the dense hint after a span found a valid run of n bytes
+// with rest bytes of the input after it. A long run clears it. A short one
+// sets it only when an ill-formed unit may have ended it: one that ends at
+// the end of the input, or at an unfinished sequence there, says nothing
+// about the errors, and a stream passed in short pieces must not look
+// dense. A run of 0 bytes is short too, between two ill-formed units or
+// before the first at the start of the stream (input with no valid byte
+// at all); after valid bytes it is where the run before it ended.
 func (t *Transformer) noteRun(n, rest int) {
-	if n >= enterDense {
+	switch {
+	case n >= enterDense:
 		t.dense = false
-	} else if rest >= utf8.UTFMax {
+	case rest < utf8.UTFMax:
+	case n > 0 || !t.inRun:
 		t.dense = true
+	}
+	if n > 0 {
+		t.inRun = true
 	}
 }
 
@@ -258,6 +270,9 @@ func (t *Transformer) noteRun(n, rest int) {
 // writes the unit's output to dst and returns how much it wrote and consumed.
 // pos is src's position in the chunk, so t.off+pos is its stream offset.
 func (t *Transformer) step(dst, src []byte, atEOF bool, pos int) (nDst, nSrc int, err error) {
+	if stepHook != nil {
+		stepHook()
+	}
 	n, k := t.c.unit(src, atEOF)
 	switch k {
 	case kShort:
@@ -279,12 +294,17 @@ func (t *Transformer) step(dst, src []byte, atEOF bool, pos int) (nDst, nSrc int
 	}
 	switch k {
 	case kInvalid:
+		t.inRun = false
 		t.record(t.off+int64(pos), src[:n])
 	case kEscape:
 		t.stats.Escaped++
 	}
 	return nd, n, nil
 }
+
+// stepHook, when set, is called on each call of step. Only tests set it
+// (export_test.go), to count the units that take the general path.
+var stepHook func()
 
 // record counts the ill-formed subpart b at stream offset off and calls the
 // OnInvalid function, if any, with a copy of b.
@@ -336,7 +356,7 @@ func (t *Transformer) recorder(src []byte, pos int) func(off, n int) {
 func (t *Transformer) count(pos int, c *repair.Counts) {
 	t.stats.Escaped += int64(c.Escaped)
 	if c.Clean {
-		t.dense = false
+		t.dense, t.inRun = false, true
 	}
 	if c.Subparts == 0 {
 		return
@@ -397,9 +417,7 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 		}
 		n = t.c.span(src, t.dense)
 	}
-	if n > 0 {
-		t.noteRun(n, len(src)-n)
-	}
+	t.noteRun(n, len(src)-n)
 	if n < len(src) {
 		err = transform.ErrEndOfSpan
 		// Only before the end of the stream can the unit at n be short.

@@ -8,8 +8,9 @@
 //
 // Blocks and Tail do the job: a Go loop (repair.go, with the Go reference
 // of the classification in classify_generic.go), and on amd64 an AVX-512
-// kernel that takes batches of blocks (repair_amd64.go, repair_amd64.s);
-// repair_other.go serves the rest.
+// kernel that takes batches of blocks (repair_amd64.go, repair_amd64.s),
+// or with AVX2 only a classification kernel under the Go loop
+// (classify_amd64.s); repair_other.go serves the rest.
 //
 // The loop rests on a property of maximal subparts: every byte that is not
 // a continuation byte starts a unit, and a continuation byte belongs to

@@ -11,6 +11,7 @@ import (
 // The implementations, by index in impls.
 const (
 	implGeneric = iota
+	implAVX2
 	implAVX512
 )
 
@@ -21,15 +22,23 @@ const (
 var useAVX512 = cpu.X86.HasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
 	cpu.X86.HasAVX512VBMI && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
 
+// The AVX2 implementation is classifyAVX2 under the Go loop of blocks:
+// there is no AVX2 repair kernel.
+var useAVX2 = cpu.X86.HasAVX2
+
 var impls = []implInfo{
 	implGeneric: {"generic", true},
+	implAVX2:    {"avx2", useAVX2},
 	implAVX512:  {"avx512", useAVX512},
 }
 
 // impl is the implementation in use: the fastest one supported.
 var impl = func() int {
-	if useAVX512 {
+	switch {
+	case useAVX512:
 		return implAVX512
+	case useAVX2:
+		return implAVX2
 	}
 	return implGeneric
 }()
@@ -41,17 +50,24 @@ var vecPath = cpu.X86.HasAVX512VBMI2
 //go:noescape
 func classifyAVX512(src []byte, out []blockClass)
 
+//go:noescape
+func classifyAVX2(src []byte, out []blockClass)
+
 // classifyBlocks fills out[i] for the 64 bytes at src[64*i:], as
-// classifyGeneric does, with the AVX-512 kernel where there is one.
+// classifyGeneric does, with the AVX-512 or AVX2 kernel where there is one.
 func classifyBlocks(src []byte, out []blockClass) {
-	if impl == implAVX512 {
-		if len(src) < 64*len(out)+3 {
-			panic("repair: classifyBlocks: src too short")
-		}
-		classifyAVX512(src, out)
+	if impl == implGeneric {
+		classifyGeneric(src, out)
 		return
 	}
-	classifyGeneric(src, out)
+	if len(src) < 64*len(out)+3 {
+		panic("repair: classifyBlocks: src too short")
+	}
+	if impl == implAVX512 {
+		classifyAVX512(src, out)
+	} else {
+		classifyAVX2(src, out)
+	}
 }
 
 //go:noescape

@@ -61,3 +61,28 @@ func TestRepairTailPageBoundary(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifyPageBoundary checks every implementation of classifyBlocks on
+// blocks whose input, and the 3 bytes past it that it reads, end at a
+// PROT_NONE page: it must read nothing past them.
+func TestClassifyPageBoundary(t *testing.T) {
+	buf := guardedPages(t, 1)
+	src := buf[len(buf)-(4*64+3):]
+	for i := range src {
+		src[i] = []byte{0xF0, 0x90, 0x80, 0xE2, 0x82, 0xED, 0xA0, 'a', 0xFF}[i%9]
+	}
+	for _, name := range ImplNames() {
+		restore := SetImpl(name)
+		for n := 1; n <= 4; n++ {
+			in := src[len(src)-(64*n+3):]
+			out := make([]blockClass, n)
+			classifyBlocks(in, out)
+			for i, got := range out {
+				if want := refClassify(in[64*i:]); got != want {
+					t.Errorf("impl=%s: block %d of %d: got %+v, want %+v", name, i, n, got, want)
+				}
+			}
+		}
+		restore()
+	}
+}

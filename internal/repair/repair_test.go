@@ -629,7 +629,8 @@ func BenchmarkRepairBlocks(b *testing.B) {
 
 // TestRepairGODEBUG runs this test binary again with GODEBUG turning off
 // CPU features, and checks which implementation it picks: the kernel goes
-// with internal/valid's AVX-512 kernel.
+// with internal/valid's AVX-512 kernel, the AVX2 classification with its
+// AVX2 kernel.
 func TestRepairGODEBUG(t *testing.T) {
 	if os.Getenv("REPAIR_PRINT_IMPL") != "" {
 		names := ImplNames()
@@ -643,8 +644,8 @@ func TestRepairGODEBUG(t *testing.T) {
 		t.Skip("the GODEBUG switches of the kernels are amd64's")
 	}
 	for _, tc := range []struct{ godebug, want string }{
-		{"", "best"}, // the fastest that the CPU has
-		{"cpu.avx512f=off", "generic"},
+		{"", "best"},                // the fastest that the CPU has
+		{"cpu.avx512f=off", "best"}, // avx2 where the CPU has it, and not avx512
 		{"cpu.avx2=off", "generic"},
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestRepairGODEBUG$", "-test.count=1")
@@ -666,8 +667,62 @@ func TestRepairGODEBUG(t *testing.T) {
 		if tc.want == "best" {
 			tc.want = best
 		}
-		if got != tc.want {
+		if got != tc.want || tc.godebug == "cpu.avx512f=off" && got == "avx512" {
 			t.Errorf("GODEBUG=%s: impl=%s; want %s", tc.godebug, got, tc.want)
 		}
 	}
+}
+
+// FuzzClassifyBlocks checks every implementation of classifyBlocks against
+// refClassify on the blocks of the input, at each of the first 8 offsets
+// into it.
+func FuzzClassifyBlocks(f *testing.F) {
+	for _, in := range repairInputs()[:24] {
+		f.Add(in)
+	}
+	f.Add(bytes.Repeat([]byte("\xed\xa0\x80\xf0\x90\x80\xe2\x82\xc0\xaf\xf4\x90"), 12))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for _, name := range ImplNames() {
+			restore := SetImpl(name)
+			for off := 0; off < 8 && off+64+3 <= len(in); off++ {
+				src := in[off:]
+				out := make([]blockClass, (len(src)-3)/64)
+				classifyBlocks(src, out)
+				for i, got := range out {
+					if want := refClassify(src[64*i:]); got != want {
+						restore()
+						t.Fatalf("impl=%s: block %d of % x:\ngot  %+v\nwant %+v", name, i, src[64*i:64*i+67], got, want)
+					}
+				}
+			}
+			restore()
+		}
+	})
+}
+
+// FuzzBlocks checks Blocks and Tail, as drive runs them, against refRepair
+// under every table and implementation, as TestBlocks does.
+func FuzzBlocks(f *testing.F) {
+	for _, in := range repairInputs()[:24] {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for _, name := range ImplNames() {
+			restore := SetImpl(name)
+			for _, s := range testSpecs {
+				want, wc := refRepair(s.Spec, in)
+				for _, record := range []bool{false, true} {
+					got, gc := drive(s, NewTable(s.Spec), in, record)
+					if record {
+						gc.Escaped, wc.Escaped = 0, 0
+					}
+					if !bytes.Equal(got, want) || gc != wc {
+						restore()
+						t.Fatalf("impl=%s, %s, record %v: %q:\ngot  %q %+v\nwant %q %+v", name, s.name, record, in, got, gc, want, wc)
+					}
+				}
+			}
+			restore()
+		}
+	})
 }

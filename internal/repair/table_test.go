@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -168,4 +169,45 @@ func dataLines(name string, b []byte) string {
 		lines = append(lines, fmt.Sprintf("DATA %s<>+%d(SB)/8, $%#016x", name, off, binary.LittleEndian.Uint64(b[off:])))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// avx2Consts returns the read-only data of classify_amd64.s, each constant
+// one byte in 32 lanes, from the encodings of the scalar values that bound
+// its range.
+func avx2Consts() map[string][]byte {
+	first := func(r rune) byte { var b [4]byte; utf8.EncodeRune(b[:], r); return b[0] }
+	second := func(r rune) byte { var b [4]byte; utf8.EncodeRune(b[:], r); return b[1] }
+	t := map[string][]byte{}
+	for name, b := range map[string]byte{
+		"bC1": first(0x80) - 1,     // below the first 2-byte lead
+		"bDF": first(0x800) - 1,    // below the first 3-byte lead
+		"bEF": first(0x10000) - 1,  // below the first 4-byte lead
+		"bF4": first(utf8.MaxRune), // the last lead
+		"bE0": first(0x800),        // second byte A0..BF
+		"bED": first(0xD7FF),       // second byte 80..9F
+		"bF0": first(0x10000),      // second byte 90..BF
+		"bC0": 0x80 + 0x40,         // one past the continuation bytes
+		"bA0": second(0xD7FF) + 1,  // one past ED's second bytes
+		"b90": second(0x10000),     // one past F4's second bytes, where F0's start
+	} {
+		t[name] = bytes.Repeat([]byte{b}, 32)
+	}
+	return t
+}
+
+// TestAsmConstsAVX2 checks every constant of classify_amd64.s against
+// avx2Consts, and that the file defines no other.
+func TestAsmConstsAVX2(t *testing.T) {
+	got := asmData(t, "classify_amd64.s")
+	want := avx2Consts()
+	for name, w := range want {
+		if b := got[name]; string(b) != string(w) {
+			t.Errorf("classify_amd64.s: %s is\n% x\nwant\n% x\n%s", name, b, w, dataLines(name, w))
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("classify_amd64.s defines %s, which avx2Consts does not describe", name)
+		}
+	}
 }
