@@ -32,6 +32,10 @@ func kernelCopy(dst, src []byte, beforeEE bool) int {
 		n = copyValidBeforeEEAVX2(dst, src)
 	case impl == implAVX2:
 		n = copyValidAVX2(dst, src)
+	case impl == implPortable && beforeEE:
+		return copyPrefixBeforeEEPortable(dst, src)
+	case impl == implPortable:
+		return copyPrefixPortable(dst, src)
 	}
 	if n == len(src) {
 		return n

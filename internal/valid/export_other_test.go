@@ -5,7 +5,7 @@ package valid
 // prefixSlow, copyPrefixSlow, prefixBeforeEESlow and
 // copyPrefixBeforeEESlow are the functions of the package without their
 // shortcuts for short input; here there are none.
-func prefixSlow(p []byte) int                    { return prefixGeneric(p) }
-func copyPrefixSlow(dst, src []byte) int         { return copyPrefixGeneric(dst, src) }
-func prefixBeforeEESlow(p []byte) int            { return prefixBeforeEEGeneric(p) }
-func copyPrefixBeforeEESlow(dst, src []byte) int { return copyPrefixBeforeEEGeneric(dst, src) }
+func prefixSlow(p []byte) int                    { return Prefix(p) }
+func copyPrefixSlow(dst, src []byte) int         { return CopyPrefix(dst, src) }
+func prefixBeforeEESlow(p []byte) int            { return PrefixBeforeEE(p) }
+func copyPrefixBeforeEESlow(dst, src []byte) int { return CopyPrefixBeforeEE(dst, src) }

@@ -9,6 +9,7 @@ import (
 // The implementations, by index in impls.
 const (
 	implGeneric = iota
+	implPortable
 	implAVX2
 	implAVX512
 )
@@ -23,9 +24,10 @@ var (
 )
 
 var impls = []implInfo{
-	implGeneric: {name: "generic", supported: true},
-	implAVX2:    {"avx2", useAVX2, validAVX2, copyValidAVX2, validBeforeEEAVX2, copyValidBeforeEEAVX2},
-	implAVX512:  {"avx512", useAVX512, validAVX512, copyValidAVX512, validBeforeEEAVX512, copyValidBeforeEEAVX512},
+	implGeneric:  {name: "generic", supported: true},
+	implPortable: {name: "portable", supported: true},
+	implAVX2:     {"avx2", useAVX2, validAVX2, copyValidAVX2, validBeforeEEAVX2, copyValidBeforeEEAVX2},
+	implAVX512:   {"avx512", useAVX512, validAVX512, copyValidAVX512, validBeforeEEAVX512, copyValidBeforeEEAVX512},
 }
 
 // impl is the implementation in use: the fastest one supported.
@@ -36,7 +38,7 @@ var impl = func() int {
 	case useAVX2:
 		return implAVX2
 	}
-	return implGeneric
+	return implPortable
 }()
 
 // minKernel is the shortest input Prefix hands to a kernel; shorter
@@ -139,6 +141,8 @@ func Prefix(p []byte) int {
 		n = validAVX512(p)
 	case impl == implAVX2:
 		n = validAVX2(p)
+	case impl == implPortable:
+		return prefixPortable(p)
 	default:
 		return prefixGeneric(p)
 	}
@@ -162,6 +166,10 @@ func kernelPrefix(p []byte, beforeEE bool) int {
 		n = validBeforeEEAVX2(p)
 	case impl == implAVX2:
 		n = validAVX2(p)
+	case impl == implPortable && beforeEE:
+		return prefixBeforeEEPortable(p)
+	case impl == implPortable:
+		return prefixPortable(p)
 	}
 	if n == len(p) {
 		return n
@@ -192,6 +200,8 @@ func CopyPrefix(dst, src []byte) int {
 		n = copyValidAVX512(dst, src)
 	case impl == implAVX2:
 		n = copyValidAVX2(dst, src)
+	case impl == implPortable:
+		return copyPrefixPortable(dst, src)
 	default:
 		return copyPrefixGeneric(dst, src)
 	}
@@ -232,6 +242,8 @@ func CopyPrefixBeforeEE(dst, src []byte) int {
 		n = copyValidBeforeEEAVX512(dst, src)
 	case impl == implAVX2:
 		n = copyValidBeforeEEAVX2(dst, src)
+	case impl == implPortable:
+		return copyPrefixBeforeEEPortable(dst, src)
 	default:
 		return copyPrefixBeforeEEGeneric(dst, src)
 	}

@@ -2,11 +2,18 @@
 
 package valid
 
-const implGeneric = 0
+// The implementations, by index in impls.
+const (
+	implGeneric = iota
+	implPortable
+)
 
-var impls = []implInfo{implGeneric: {name: "generic", supported: true}}
+var impls = []implInfo{
+	implGeneric:  {name: "generic", supported: true},
+	implPortable: {name: "portable", supported: true},
+}
 
-var impl = implGeneric
+var impl = implPortable
 
 // KernelPrefix calls a kernel where there is one; here there is none.
 func KernelPrefix(p []byte) (n int, ok bool) { return 0, false }
@@ -19,18 +26,38 @@ func KernelCopyBeforeEE(dst, src []byte) (n int, ok bool) { return 0, false }
 
 // Prefix returns the length of the longest prefix of p made of complete,
 // well-formed UTF-8 sequences.
-func Prefix(p []byte) int { return prefixGeneric(p) }
+func Prefix(p []byte) int {
+	if impl == implGeneric {
+		return prefixGeneric(p)
+	}
+	return prefixPortable(p)
+}
 
 // CopyPrefix copies the longest prefix of src made of complete,
 // well-formed UTF-8 sequences to dst and returns its length n, which is
 // Prefix(src). len(dst) must be at least len(src), and dst and src must
 // not overlap. It may also write to dst[n:len(src)] (the bytes there are
 // unspecified), never beyond.
-func CopyPrefix(dst, src []byte) int { return copyPrefixGeneric(dst, src) }
+func CopyPrefix(dst, src []byte) int {
+	if impl == implGeneric {
+		return copyPrefixGeneric(dst, src)
+	}
+	return copyPrefixPortable(dst, src)
+}
 
 // PrefixBeforeEE returns Prefix(p), or the offset of the first EE in that
 // prefix if it is smaller.
-func PrefixBeforeEE(p []byte) int { return prefixBeforeEEGeneric(p) }
+func PrefixBeforeEE(p []byte) int {
+	if impl == implGeneric {
+		return prefixBeforeEEGeneric(p)
+	}
+	return prefixBeforeEEPortable(p)
+}
 
 // CopyPrefixBeforeEE is CopyPrefix that stops where PrefixBeforeEE does.
-func CopyPrefixBeforeEE(dst, src []byte) int { return copyPrefixBeforeEEGeneric(dst, src) }
+func CopyPrefixBeforeEE(dst, src []byte) int {
+	if impl == implGeneric {
+		return copyPrefixBeforeEEGeneric(dst, src)
+	}
+	return copyPrefixBeforeEEPortable(dst, src)
+}

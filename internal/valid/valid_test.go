@@ -518,13 +518,13 @@ func TestValidPrefixGODEBUG(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		return // GODEBUG turns off no kernel elsewhere: arm64 always has NEON
 	}
-	wantNoAVX512 := "generic"
+	wantNoAVX512 := "portable"
 	if slices.Contains(names, "avx2") {
 		wantNoAVX512 = "avx2"
 	}
 	for _, tc := range []struct{ godebug, want string }{
 		{"cpu.avx512f=off", wantNoAVX512},
-		{"cpu.avx2=off", "generic"},
+		{"cpu.avx2=off", "portable"},
 	} {
 		if got, _ := run(tc.godebug); got != tc.want {
 			t.Errorf("GODEBUG=%s: impl=%s; want %s", tc.godebug, got, tc.want)
