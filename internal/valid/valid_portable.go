@@ -86,8 +86,8 @@ func buildDFA() (t [256]uint64) {
 // to prefixGeneric, which costs less on short input.
 const portableShort = 32
 
-// portableMin is the shortest input that prefixPortable splits in two
-// halves; the DFA takes shorter ones in one.
+// portableMin is how far prefixPortable runs the DFA in one stream before
+// it splits the rest in two halves, and the shortest rest that it splits.
 const portableMin = 256
 
 // portableChunk is how much copyPrefixPortable validates before it copies,
@@ -110,6 +110,18 @@ func prefixPortable(p []byte) int {
 		return i
 	}
 	i += n
+	// The next portableMin bytes in one stream: an error there costs
+	// half what it would in two, which take the same number of bytes
+	// each.
+	i, s, ok := blocks(p[:min(len(p), i+portableMin)], i, stateAcc)
+	if !ok {
+		i = seqStart(p, i)
+		return i + prefixGeneric(p[i:])
+	}
+	if i == len(p) && s&63 == stateAcc {
+		return i
+	}
+	i = seqStart(p, i)
 	if len(p)-i < portableMin {
 		return i + prefixOne(p[i:])
 	}
@@ -182,20 +194,34 @@ func copyPrefixBeforeEEPortable(dst, src []byte) int {
 
 const hiBits = 0x8080808080808080
 
-func load64(p []byte) uint64 { return binary.LittleEndian.Uint64(p) }
+// le reads words, with no call of its own on the way: a helper function
+// would leave a no-op for its inlining mark in the loops.
+var le = binary.LittleEndian
 
 // asciiPrefix returns the number of ASCII bytes at the start of p.
 func asciiPrefix(p []byte) int {
-	i := 0
-	for ; i <= len(p)-64; i += 64 {
-		q := p[i : i+64]
-		if (load64(q)|load64(q[8:])|load64(q[16:])|load64(q[24:])|
-			load64(q[32:])|load64(q[40:])|load64(q[48:])|load64(q[56:]))&hiBits != 0 {
-			break
+	if len(p) >= 8 {
+		// Text that does not start with ASCII, and binary data, stop
+		// in the first word.
+		if w := le.Uint64(p) & hiBits; w != 0 {
+			return bits.TrailingZeros64(w) >> 3
 		}
 	}
+	// q advances while more than 128 bytes are left, not 128 or more,
+	// so that it never points past the end of p (see utf8.Valid).
+	q := p[:len(p):len(p)]
+	for len(q) > 128 {
+		if (le.Uint64(q)|le.Uint64(q[8:])|le.Uint64(q[16:])|le.Uint64(q[24:])|
+			le.Uint64(q[32:])|le.Uint64(q[40:])|le.Uint64(q[48:])|le.Uint64(q[56:])|
+			le.Uint64(q[64:])|le.Uint64(q[72:])|le.Uint64(q[80:])|le.Uint64(q[88:])|
+			le.Uint64(q[96:])|le.Uint64(q[104:])|le.Uint64(q[112:])|le.Uint64(q[120:]))&hiBits != 0 {
+			break
+		}
+		q = q[128:]
+	}
+	i := len(p) - len(q)
 	for ; i <= len(p)-8; i += 8 {
-		if w := load64(p[i:i+8]) & hiBits; w != 0 {
+		if w := le.Uint64(p[i:i+8]) & hiBits; w != 0 {
 			return i + bits.TrailingZeros64(w)>>3
 		}
 	}
@@ -371,12 +397,12 @@ func prefixTwo(p []byte) int {
 		// an ASCII byte, the row of which holds no other state: where
 		// one ends a block, ASCII may well follow, 16 bytes at a time.
 		if sa == stateAcc {
-			for ia <= len(a)-16 && (load64(a[ia:ia+8])|load64(a[ia+8:ia+16]))&hiBits == 0 {
+			for ia <= len(a)-16 && (le.Uint64(a[ia:ia+8])|le.Uint64(a[ia+8:ia+16]))&hiBits == 0 {
 				ia += 16
 			}
 		}
 		if sb == stateAcc {
-			for ib <= len(b)-16 && (load64(b[ib:ib+8])|load64(b[ib+8:ib+16]))&hiBits == 0 {
+			for ib <= len(b)-16 && (le.Uint64(b[ib:ib+8])|le.Uint64(b[ib+8:ib+16]))&hiBits == 0 {
 				ib += 16
 			}
 		}
@@ -404,7 +430,7 @@ func prefixTwo(p []byte) int {
 func blocks(p []byte, i int, s uint64) (_ int, _ uint64, ok bool) {
 	for ; i <= len(p)-16; i += 16 {
 		q := p[i : i+16]
-		if s&63 == stateAcc && (load64(q)|load64(q[8:]))&hiBits == 0 {
+		if s&63 == stateAcc && (le.Uint64(q)|le.Uint64(q[8:]))&hiBits == 0 {
 			continue
 		}
 		t := s
