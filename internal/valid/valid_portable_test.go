@@ -201,3 +201,24 @@ func TestPortableRandom(t *testing.T) {
 		checkPortable(t, p)
 	}
 }
+
+// FuzzPortable checks the portable implementation against the generic one
+// on each input, and on the input placed in valid text, after the stretch
+// that prefixPortable runs in one stream, in the first and in the second
+// of the halves it splits the rest into.
+func FuzzPortable(f *testing.F) {
+	for _, seq := range badSeqs {
+		f.Add([]byte(cutAt(fillers[4], 61) + seq + cutAt(fillers[2], 70)))
+	}
+	for _, name := range textgen.Names {
+		f.Add(textgen.Make(name, 200))
+	}
+	f.Fuzz(func(t *testing.T, p []byte) {
+		checkPortable(t, p)
+		filler := strings.Repeat(fillers[len(p)%len(fillers)], 8)
+		pre := cutAt(filler, 300+len(p)%64)
+		checkPortable(t, append(append([]byte(pre), p...), cutAt(filler, 600)...))
+		pre = cutAt(filler, 700+len(p)%64)
+		checkPortable(t, append([]byte(pre), p...))
+	})
+}
