@@ -1,8 +1,9 @@
 // Package valid finds the longest valid prefix of UTF-8 input: the bytes
 // before the first ill-formed or unfinished sequence. It holds the
-// first-byte table, the Go reference (valid_generic.go), and the kernels of
-// each architecture with their dispatch (valid_amd64.go, valid_arm64.go);
-// valid_other.go serves the rest.
+// first-byte table, the Go reference (valid_generic.go), the portable
+// implementation in Go (valid_portable.go), and the kernels of each
+// architecture with their dispatch (valid_amd64.go, valid_arm64.go);
+// valid_other.go serves the rest, with the portable implementation.
 //
 // Prefix and CopyPrefix do the whole job. The rest lets a hot caller call a
 // kernel from its own frame: QuickPrefix and QuickCopy find the answer in
