@@ -83,15 +83,23 @@
 //
 // # Performance
 //
-// Valid input is checked in place: Reader validates in the caller's buffer
-// (and [Reader.WriteTo], which [io.Copy] uses, in the source's own chunks),
-// Writer hands the caller's slice to the underlying writer, and
-// Transformer validates and copies each valid run in one pass. Where
-// ill-formed bytes are frequent, from one in a few hundred bytes to random
-// data, a block loop takes over: it finds the ill-formed bytes of 64 bytes at
-// a time without a branch on the data, copies the valid runs between them
-// whole and writes each ill-formed byte's output from a table. On amd64 the
-// check uses AVX2 or AVX-512, and the block loop AVX-512; build with
-// -tags purego for the portable Go code. Steady-state Read, Write and
-// Transform allocate nothing.
+// What a caller can rely on:
+//
+//   - Valid input is checked in place: [Reader] validates in the caller's
+//     buffer (and [Reader.WriteTo], which [io.Copy] uses, in the source's own
+//     chunks), [Writer] hands the caller's slice to the underlying writer,
+//     and [Transformer] validates and copies each valid run in one pass.
+//   - Steady-state Read, Write, Transform and Span allocate nothing, nor do
+//     [Valid], [ValidString], [String] of input it leaves unchanged, and
+//     [Append] into a slice with room.
+//   - Cost grows linearly with the input whatever its content: where
+//     ill-formed bytes are frequent, up to input with no valid byte at all,
+//     a block loop takes 64 bytes at a time without a branch on the data.
+//
+// Which code runs: on amd64, validation uses AVX-512 (with VBMI, as on Intel
+// Ice Lake and later and AMD Zen 4 and later) or AVX2, and the block loop an
+// AVX-512 kernel; on arm64, NEON kernels; everywhere else, and with the build
+// tag purego, portable Go. GODEBUG=cpu.avx512f=off and
+// GODEBUG=cpu.avx2=off,cpu.avx512f=off select the AVX2 and the portable
+// paths at run time, for comparison.
 package utf8stream
