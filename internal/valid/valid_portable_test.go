@@ -113,7 +113,7 @@ func TestPortableEdges(t *testing.T) {
 		filler = strings.Repeat(filler, 8)
 		for _, size := range sizes {
 			for _, seq := range seqs {
-				for off := 0; off < size; off++ {
+				for off := range size {
 					head := cutAt(filler, off)
 					rest := cutAt(filler[len(head):], size-len(head))
 					p := []byte(head + seq + rest)
@@ -138,7 +138,7 @@ func TestPortableASCIIRuns(t *testing.T) {
 	for _, filler := range fillers[1:] {
 		filler = strings.Repeat(filler, 8)
 		for _, pre := range []int{0, 300, 900} {
-			for start := 0; start < 70; start++ {
+			for start := range 70 {
 				for _, run := range runs {
 					for _, before := range befores {
 						for _, after := range afters {
