@@ -2,28 +2,10 @@ package repair
 
 import (
 	"bytes"
-	"syscall"
 	"testing"
-)
 
-// guardedPages maps n read-write pages between two PROT_NONE pages and
-// returns the read-write ones: touching a byte before or after them faults.
-func guardedPages(t *testing.T, n int) []byte {
-	t.Helper()
-	ps := syscall.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, (n+2)*ps, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skipf("mmap: %v", err)
-	}
-	t.Cleanup(func() { syscall.Munmap(mem) })
-	if err := syscall.Mprotect(mem[:ps], syscall.PROT_NONE); err != nil {
-		t.Fatalf("mprotect: %v", err)
-	}
-	if err := syscall.Mprotect(mem[(n+1)*ps:], syscall.PROT_NONE); err != nil {
-		t.Fatalf("mprotect: %v", err)
-	}
-	return mem[ps : (n+1)*ps : (n+1)*ps]
-}
+	"github.com/utf8stream/utf8stream/internal/pagetest"
+)
 
 // TestRepairTailPageBoundary checks the kernel on the last bytes of an
 // input that ends at a PROT_NONE page, or starts after one, under each
@@ -31,7 +13,7 @@ func guardedPages(t *testing.T, n int) []byte {
 // readable (tailReadable), kernelTail must read nothing of them past the
 // tail, and Tail, which calls it there, nothing outside its input.
 func TestRepairTailPageBoundary(t *testing.T) {
-	buf := guardedPages(t, 1)
+	buf := pagetest.Guarded(t, 1)
 	tail := bytes.Repeat([]byte("\xff\xe2\x82\x80a\xed\xa0\x80\xc3\xf0\x9f\x98"), 6)
 	for _, s := range testSpecs {
 		if len(s.Stops) > 0 {
@@ -66,7 +48,7 @@ func TestRepairTailPageBoundary(t *testing.T) {
 // blocks whose input, and the 3 bytes past it that it reads, end at a
 // PROT_NONE page: it must read nothing past them.
 func TestClassifyPageBoundary(t *testing.T) {
-	buf := guardedPages(t, 1)
+	buf := pagetest.Guarded(t, 1)
 	src := buf[len(buf)-(4*64+3):]
 	for i := range src {
 		src[i] = []byte{0xF0, 0x90, 0x80, 0xE2, 0x82, 0xED, 0xA0, 'a', 0xFF}[i%9]

@@ -3,36 +3,18 @@ package valid
 import (
 	"bytes"
 	"strings"
-	"syscall"
 	"testing"
-)
 
-// guardedPages maps n read-write pages between two PROT_NONE pages and
-// returns the read-write ones: touching a byte before or after them faults.
-func guardedPages(t *testing.T, n int) []byte {
-	t.Helper()
-	ps := syscall.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, (n+2)*ps, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skipf("mmap: %v", err)
-	}
-	t.Cleanup(func() { syscall.Munmap(mem) })
-	if err := syscall.Mprotect(mem[:ps], syscall.PROT_NONE); err != nil {
-		t.Fatalf("mprotect: %v", err)
-	}
-	if err := syscall.Mprotect(mem[(n+1)*ps:], syscall.PROT_NONE); err != nil {
-		t.Fatalf("mprotect: %v", err)
-	}
-	return mem[ps : (n+1)*ps : (n+1)*ps]
-}
+	"github.com/utf8stream/utf8stream/internal/pagetest"
+)
 
 // TestValidPrefixPageBoundary checks that no implementation reads past the
 // end of its input when a PROT_NONE page follows it, or before its start
 // when one precedes it, and that no CopyPrefix function writes past
 // the end of dst[:len(src)] or before dst in the same way.
 func TestValidPrefixPageBoundary(t *testing.T) {
-	buf := guardedPages(t, 2)
-	dbuf := guardedPages(t, 2)
+	buf := pagetest.Guarded(t, 2)
+	dbuf := pagetest.Guarded(t, 2)
 	texts := []struct {
 		desc string
 		s    string
