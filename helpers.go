@@ -40,11 +40,14 @@ func String(s string, p Policy, opts ...Option) (string, error) {
 	if err == nil {
 		return s, nil
 	}
-	if _, k := t.c.unit(src[n:], true); p == Reject && k == kInvalid {
-		// Span stopped at the first ill-formed subpart, where Transform
-		// stops at once with the *Error and writes nothing.
-		_, _, err := t.Transform(nil, src[n:], true)
-		return s[:n], err
+	if p == Reject {
+		if _, k := t.c.unit(src[n:], true); k == kInvalid {
+			// Span stopped at the first ill-formed subpart, where
+			// Transform stops at once with the *Error and writes
+			// nothing.
+			_, _, err := t.Transform(nil, src[n:], true)
+			return s[:n], err
+		}
 	}
 	out := make([]byte, n, len(s)+len(s)/8+16)
 	copy(out, s[:n])
