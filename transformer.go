@@ -67,9 +67,16 @@ func (t *Transformer) Reset() {
 	t.stats = Stats{First: -1}
 	t.dense, t.inRun = false, false
 	if t.broken {
-		t.broken = false
-		t.c.setPaths()
+		t.mend()
 	}
+}
+
+// mend clears what a panic of the OnInvalid function left. It is kept out
+// of Reset so that Reset inlines: a benchmark or server that resets a
+// Transformer for each short input pays for the call otherwise.
+func (t *Transformer) mend() {
+	t.broken = false
+	t.c.setPaths()
 }
 
 // Offset returns how many bytes of the stream t has consumed.
