@@ -170,7 +170,12 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		nSrc = skip
 	}
 	for nSrc < len(src) {
-		if t.dense && t.canRepair() {
+		// Where errors are dense and no more than Tail takes is left,
+		// Tail takes it all: Blocks would take no block of it, and a
+		// span would find a short run at most.
+		k := len(src) - nSrc
+		tail := t.dense && k <= repair.TailMax && k >= repair.TailMin
+		if t.dense && !tail && t.canRepair() {
 			var c repair.Counts
 			nd, ns := t.c.tab.Blocks(dst[nDst:], src[nSrc:], t.recorder(src[nSrc:], nSrc), &c)
 			t.count(nSrc, &c)
@@ -181,7 +186,9 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			}
 		}
 		chunk := src[nSrc:min(len(src), nSrc+spanChunk)]
-		if !t.dense && len(dst)-nDst >= len(chunk) {
+		if tail && t.canRepair() {
+			// To Tail below.
+		} else if !t.dense && len(dst)-nDst >= len(chunk) {
 			// Validate and copy in one pass.
 			v := t.c.copySpan(dst[nDst:], chunk)
 			t.noteRun(v, len(src)-nSrc-v)
@@ -390,6 +397,9 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 		// the hint clear and nothing after the run, noteRun has
 		// nothing to do. Under WTF8, span is spanStop, whose first
 		// pass this is, as in Transform.
+		// Where QuickPrefix finds the answer, src[n] starts no
+		// sequence: it is neither the end of src nor an ED that WTF8
+		// goes on from.
 		var ok bool
 		if n, ok = valid.QuickPrefix(src); !ok {
 			// The kernel is called from this frame, as in Transform.
@@ -403,13 +413,13 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 			default:
 				n = valid.Prefix(src)
 			}
-		}
-		if n < len(src) && !t.c.plain && src[n] == 0xED {
-			n += t.c.spanStop(nil, src[n:])
-		}
-		if n == len(src) {
-			t.off += int64(n)
-			return n, nil
+			if n < len(src) && !t.c.plain && src[n] == 0xED {
+				n += t.c.spanStop(nil, src[n:])
+			}
+			if n == len(src) {
+				t.off += int64(n)
+				return n, nil
+			}
 		}
 	} else {
 		if t.broken {
