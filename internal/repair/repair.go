@@ -10,7 +10,9 @@
 // of the classification in classify_generic.go), and on amd64 an AVX-512
 // kernel that takes batches of blocks (repair_amd64.go, repair_amd64.s),
 // or with AVX2 only a classification kernel under the Go loop
-// (classify_amd64.s); repair_other.go serves the rest.
+// (classify_amd64.s); on arm64 a NEON classification kernel under the Go
+// loop (repair_arm64.go, classify_arm64.s); repair_other.go serves the
+// rest, and repair_nokernel.go stands in for the kernel off amd64.
 //
 // The loop rests on a property of maximal subparts: every byte that is not
 // a continuation byte starts a unit, and a continuation byte belongs to

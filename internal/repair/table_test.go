@@ -211,3 +211,25 @@ func TestAsmConstsAVX2(t *testing.T) {
 		}
 	}
 }
+
+// TestAsmTablesNEON checks the tables of classify_arm64.s: the lookup
+// tables are classifyAVX512's (asmTables), and bitWeights gives byte i
+// bit i%8.
+func TestAsmTablesNEON(t *testing.T) {
+	got := asmData(t, "classify_arm64.s")
+	all := asmTables()
+	want := map[string][]byte{"leadC0": all["leadC0"], "cont1": all["cont1"], "bitWeights": make([]byte, 16)}
+	for i := range want["bitWeights"] {
+		want["bitWeights"][i] = 1 << (i % 8)
+	}
+	for name, w := range want {
+		if b := got[name]; string(b) != string(w) {
+			t.Errorf("classify_arm64.s: %s is\n% x\nwant\n% x\n%s", name, b, w, dataLines(name, w))
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("classify_arm64.s defines %s, which TestAsmTablesNEON does not describe", name)
+		}
+	}
+}

@@ -1,0 +1,20 @@
+//go:build !amd64 || !gc || purego
+
+package repair
+
+// vecPath reports whether the kernel has a vector path: there is no kernel.
+const vecPath = false
+
+// haveKernel reports whether kernelBlocks has a kernel to run: not here.
+func haveKernel() bool { return false }
+
+func kernelBlocks(dst, src []byte, n int, tab *Table, st *state) {
+	panic("repair: no kernel")
+}
+
+func kernelTail(dst, src []byte, tab *Table, st *state) {
+	panic("repair: no kernel")
+}
+
+// tailReadable is false: there is no kernelTail to read for.
+func tailReadable(p []byte) bool { return false }
