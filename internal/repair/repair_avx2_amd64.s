@@ -189,7 +189,8 @@ GLOBL bBD<>(SB), RODATA|NOPTR, $32
 	MOVQ hiv, 24(DI)
 
 // CLASSIFY_BLOCK classifies the block at SI into the blockClass at DI,
-// reading up to 66(SI). It overwrites AX, BX, DX, R8 to R12 and Y0 to Y9.
+// reading up to 66(SI). It overwrites AX, BX, CX, DX, R8 to R12 and Y0 to
+// Y9.
 #define CLASSIFY_BLOCK \
 	LOAD4(0)                                           \
 	CLASSIFY_HALF(R8, R9, R10, R11, AX)                \
@@ -265,10 +266,6 @@ GLOBL two<>(SB), RODATA|NOPTR, $32
 // path to write it.
 #define DENSE_MIN 12
 
-// DENSE_IDX is where in the frame, after the words of repair_amd64.h,
-// the dense path keeps the table indexes of a block's 64 bytes.
-#define DENSE_IDX 1048
-
 // func repairAVX2(dst, src []byte, n int, tab *Table, st *state)
 // Requires AVX2, BMI1 and POPCNT. It classifies the n <= REPAIR_BATCH
 // blocks from st.p on into its frame, as classifyAVX2 does, and then
@@ -276,7 +273,7 @@ GLOBL two<>(SB), RODATA|NOPTR, $32
 // valid runs between them and a table word for each, one with DENSE_MIN
 // or more in the dense path, a table word for each of its bytes. See
 // kernelBlocks.
-TEXT ·repairAVX2(SB), $1176-72
+TEXT ·repairAVX2(SB), $1048-72
 	MOVQ    n+48(FP), R15
 	TESTQ   R15, R15
 	JZ      none
@@ -363,30 +360,38 @@ classified:
 	VPAND        Y12, yb, yb \
 	VPADDB       ys, yb, yb
 
-// PUT writes the output of the byte whose table index i is at off in the
-// frame's DENSE_IDX, tab.out[i], and counts tab.n[i] of it. PUT8 does so
-// for the 8 bytes whose indexes start at off.
-#define PUT(off) \
-	MOVWQZX DENSE_IDX+off(SP), AX \
-	MOVQ    (R13)(AX*8), CX       \
-	MOVQ    CX, (DI)(BX*1)        \
-	MOVBQZX TAB_N(R13)(AX*1), CX  \
+// PUT writes the output of the byte whose table index i is the low word of
+// R8, tab.out[i], counts tab.n[i] of it, and shifts the next index down.
+// PUT4 does so for the 4 bytes whose indexes are in R8, and PUT16 for the
+// 16 in y, which it overwrites (x is its low half).
+#define PUT \
+	MOVWQZX R8, AX               \
+	SHRQ    $16, R8              \
+	MOVQ    (R13)(AX*8), CX      \
+	MOVQ    CX, (DI)(BX*1)       \
+	MOVBQZX TAB_N(R13)(AX*1), CX \
 	ADDQ    CX, BX
-#define PUT8(off) \
-	PUT(off)    \
-	PUT(off+2)  \
-	PUT(off+4)  \
-	PUT(off+6)  \
-	PUT(off+8)  \
-	PUT(off+10) \
-	PUT(off+12) \
-	PUT(off+14)
+#define PUT4 \
+	PUT \
+	PUT \
+	PUT \
+	PUT
+#define PUT16(x, y) \
+	MOVQ         x, R8     \
+	PUT4                   \
+	VPEXTRQ      $1, x, R8 \
+	PUT4                   \
+	VEXTRACTI128 $1, y, x  \
+	MOVQ         x, R8     \
+	PUT4                   \
+	VPEXTRQ      $1, x, R8 \
+	PUT4
 
 dense:
-	// The table index kind<<8|b of each byte of the block, in the frame:
-	// the kinds from start (R9) and bad (R10), and the bytes, each half
-	// in the order of VPERMQ $0xD8, which VPUNPCKLBW and VPUNPCKHBW, each
-	// within 128-bit lanes, put back in order.
+	// The table index kind<<8|b of each byte of the block, 16 to a Y
+	// register: the kinds from start (R9) and bad (R10), and the bytes,
+	// each half in the order of VPERMQ $0xD8, which VPUNPCKLBW and
+	// VPUNPCKHBW, each within 128-bit lanes, put back in order.
 	MOVQ       R9, X0
 	MOVQ       R10, X1
 	VPSRLQ     $32, X0, X2
@@ -399,18 +404,10 @@ dense:
 	VPUNPCKHBW Y1, Y4, Y7
 	VPUNPCKLBW Y3, Y5, Y8
 	VPUNPCKHBW Y3, Y5, Y9
-	VMOVDQU    Y6, DENSE_IDX+0(SP)
-	VMOVDQU    Y7, DENSE_IDX+32(SP)
-	VMOVDQU    Y8, DENSE_IDX+64(SP)
-	VMOVDQU    Y9, DENSE_IDX+96(SP)
-	PUT8(0)
-	PUT8(16)
-	PUT8(32)
-	PUT8(48)
-	PUT8(64)
-	PUT8(80)
-	PUT8(96)
-	PUT8(112)
+	PUT16(X6, Y6)
+	PUT16(X7, Y7)
+	PUT16(X8, Y8)
+	PUT16(X9, Y9)
 	JMP        next
 
 // CLASSIFY_TAIL classifies the block at R8, 32-byte aligned and followed
