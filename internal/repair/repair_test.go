@@ -660,9 +660,9 @@ func BenchmarkRepairBlocks(b *testing.B) {
 }
 
 // TestRepairGODEBUG runs this test binary again with GODEBUG turning off
-// CPU features, and checks which implementation it picks: the kernel goes
-// with internal/valid's AVX-512 kernel, the AVX2 classification with its
-// AVX2 kernel.
+// CPU features, and checks which implementation it picks: the AVX-512
+// kernel goes with internal/valid's AVX-512 kernel, the AVX2 kernel with
+// its AVX2 kernel.
 func TestRepairGODEBUG(t *testing.T) {
 	if os.Getenv("REPAIR_PRINT_IMPL") != "" {
 		names := ImplNames()
