@@ -42,6 +42,19 @@
 #define CLEAN_END 1032
 #define DIRTY_STEP 1040
 
+// REPAIR_ENTER starts a kernel: R15 = n, R13 = tab, R14 = st, and
+// ESC_ANY clear; it returns at once (to none) unless 0 < n <=
+// REPAIR_BATCH.
+#define REPAIR_ENTER \
+	MOVQ  n+48(FP), R15      \
+	TESTQ R15, R15           \
+	JZ    none               \
+	CMPQ  R15, $REPAIR_BATCH \
+	JA    none               \
+	MOVQ  st+64(FP), R14     \
+	MOVQ  tab+56(FP), R13    \
+	MOVQ  $0, ESC_ANY(SP)
+
 // HOLDS sets sum to a<<1 | b<<2 | c<<3 | st's word at prev, where a, b and
 // c are m2, m3 and m4 of a block (or of its well-formed units) and prev
 // what the block before's units hold of this one: the bytes that a unit

@@ -240,14 +240,7 @@ TABLE(escBit<>, $0x4040404040404040, $0x4040404040404040)
 // them and a table word for each, one with VEC_MIN or more in the vector
 // path. See kernelBlocks.
 TEXT ·repairAVX512(SB), $1048-72
-	MOVQ  n+48(FP), R15
-	TESTQ R15, R15
-	JZ    none
-	CMPQ  R15, $REPAIR_BATCH
-	JA    none
-	MOVQ  st+64(FP), R14
-	MOVQ  tab+56(FP), R13
-	MOVQ  $0, ESC_ANY(SP)
+	REPAIR_ENTER
 	CMPQ  ST_TAIL(R14), $0
 	JNE   tail
 	MOVQ  src_base+24(FP), SI

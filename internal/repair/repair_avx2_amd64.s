@@ -274,14 +274,7 @@ GLOBL two<>(SB), RODATA|NOPTR, $32
 // or more in the dense path, a table word for each of its bytes. See
 // kernelBlocks.
 TEXT ·repairAVX2(SB), $1048-72
-	MOVQ    n+48(FP), R15
-	TESTQ   R15, R15
-	JZ      none
-	CMPQ    R15, $REPAIR_BATCH
-	JA      none
-	MOVQ    st+64(FP), R14
-	MOVQ    tab+56(FP), R13
-	MOVQ    $0, ESC_ANY(SP)
+	REPAIR_ENTER
 	VMOVDQU bC0<>(SB), Y13
 	VMOVDQU bA0<>(SB), Y14
 	VMOVDQU b90<>(SB), Y15
