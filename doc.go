@@ -98,8 +98,9 @@
 //
 // Which code runs: on amd64, validation uses AVX-512 (with VBMI, as on Intel
 // Ice Lake and later and AMD Zen 4 and later) or AVX2, and the block loop an
-// AVX-512 kernel; on arm64, NEON kernels, and a NEON classification under
-// the block loop; everywhere else, and with the build tag purego, portable
-// Go. GODEBUG=cpu.avx512f=off and GODEBUG=cpu.avx2=off,cpu.avx512f=off
-// select the AVX2 and the portable paths at run time, for comparison.
+// AVX-512 or an AVX2 kernel; on arm64, NEON kernels, and a NEON
+// classification under the block loop; everywhere else, and with the build
+// tag purego, portable Go. GODEBUG=cpu.avx512f=off and
+// GODEBUG=cpu.avx2=off,cpu.avx512f=off select the AVX2 and the portable
+// paths at run time, for comparison.
 package utf8stream

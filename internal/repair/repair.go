@@ -8,9 +8,9 @@
 //
 // Blocks and Tail do the job: a Go loop (repair.go, with the Go reference
 // of the classification in classify_generic.go), and on amd64 an AVX-512
-// kernel that takes batches of blocks (repair_amd64.go, repair_amd64.s),
-// or with AVX2 only a classification kernel under the Go loop
-// (classify_amd64.s); on arm64 a NEON classification kernel under the Go
+// or an AVX2 kernel that takes batches of blocks (repair_amd64.go;
+// repair_amd64.s and repair_avx2_amd64.s, which share the block loop of
+// repair_loop_amd64.h); on arm64 a NEON classification kernel under the Go
 // loop (repair_arm64.go, classify_arm64.s); repair_other.go serves the
 // rest, and repair_nokernel.go stands in for the kernel off amd64.
 //
@@ -84,8 +84,8 @@ type Table struct {
 	vout [3][128]byte
 	vlen [128]byte
 	vec  uint8
-	// esc is set where Spec.Escaped is and Stops is empty: repairAVX512
-	// then writes the escapes of valid EE BE xx and EE BF xx itself, byte
+	// esc is set where Spec.Escaped is and Stops is empty: the kernels
+	// then write the escapes of valid EE BE xx and EE BF xx themselves, byte
 	// by byte as the table writes ill-formed bytes, and need not stop there.
 	esc bool
 	// stops are Spec.Stops, and EE where Spec.Escaped is set.
@@ -241,7 +241,7 @@ func tailIn(dst, in, src []byte, tab *Table, record func(off, n int), c *Counts)
 	n := copy(in, src)
 	end := (n + blk - 1) &^ (blk - 1)
 	in = in[:end+72]
-	// repairAVX512 takes every block where it runs with no callback and
+	// The kernel takes every block where it runs with no callback and
 	// no byte the table stops at, and then needs room only for what it
 	// writes (repairRoom); the Go loop of blocks asks for more.
 	direct := len(dst) >= end*tab.maxOut+tab.BlockRoom()

@@ -22,9 +22,13 @@ const (
 var useAVX512 = cpu.X86.HasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
 	cpu.X86.HasAVX512VBMI && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
 
-// The AVX2 implementation is classifyAVX2 under the Go loop of blocks:
-// there is no AVX2 repair kernel.
-var useAVX2 = cpu.X86.HasAVX2
+// The AVX2 implementation is the kernel repairAVX2, which also needs BMI1
+// and POPCNT, as every CPU with AVX2 that Go runs on has; without them,
+// classifyAVX2 under the Go loop of blocks.
+var (
+	useAVX2       = cpu.X86.HasAVX2
+	useAVX2Kernel = useAVX2 && cpu.X86.HasBMI1 && cpu.X86.HasPOPCNT
+)
 
 var impls = []implInfo{
 	implGeneric: {"generic", true},
@@ -73,8 +77,20 @@ func classifyBlocks(src []byte, out []blockClass) {
 //go:noescape
 func repairAVX512(dst, src []byte, n int, tab *Table, st *state)
 
+//go:noescape
+func repairAVX2(dst, src []byte, n int, tab *Table, st *state)
+
 // haveKernel reports whether kernelBlocks has a kernel to run.
-func haveKernel() bool { return impl == implAVX512 }
+func haveKernel() bool { return impl == implAVX512 || impl == implAVX2 && useAVX2Kernel }
+
+// repairKernel runs the kernel of the implementation in use.
+func repairKernel(dst, src []byte, n int, tab *Table, st *state) {
+	if impl == implAVX512 {
+		repairAVX512(dst, src, n, tab, st)
+	} else {
+		repairAVX2(dst, src, n, tab, st)
+	}
+}
 
 // kernelBlocks classifies the n <= batch blocks of src from st.p on and
 // writes their output to dst from st.j on, as the Go loop of blocks would
@@ -88,7 +104,7 @@ func kernelBlocks(dst, src []byte, n int, tab *Table, st *state) {
 	if n > batch || st.p+64*(n-1)+128 > len(src) || st.jmax > len(dst)-tab.repairRoom() {
 		panic("repair: kernelBlocks: src or dst too short")
 	}
-	repairAVX512(dst, src, n, tab, st)
+	repairKernel(dst, src, n, tab, st)
 }
 
 // kernelTail runs the kernel on src, at most one block of input, as on a
@@ -103,14 +119,15 @@ func kernelTail(dst, src []byte, tab *Table, st *state) {
 	}
 	st.jmax = 0
 	st.tail = n
-	repairAVX512(dst, src, 1, tab, st)
+	repairKernel(dst, src, 1, tab, st)
 	st.tail = 0
 }
 
 // tailReadable reports whether kernelTail may take p: whether the 64
-// bytes from p's start lie on the page of its first byte. The kernel's
-// masked load reads only p and faults on no byte past it, but it can cost
-// hundreds of cycles where the masked-off bytes lie on another page.
+// bytes from p's start lie on the page of its first byte. repairAVX2
+// loads all 64 and keeps p's; repairAVX512's masked load reads only p and
+// faults on no byte past it, but it can cost hundreds of cycles where the
+// masked-off bytes lie on another page.
 func tailReadable(p []byte) bool {
 	const page = 4096 // the smallest page on amd64
 	return len(p) > 0 && uintptr(unsafe.Pointer(unsafe.SliceData(p)))%page <= page-64

@@ -127,28 +127,7 @@ done:
 	VZEROUPPER
 	RET
 
-// The fields of state, in bytes.
-#define ST_HELD 0
-#define ST_HELDVALID 8
-#define ST_P 16
-#define ST_J 24
-#define ST_JMAX 32
-#define ST_SUBPARTS 40
-#define ST_NBYTES 48
-#define ST_FIRST 56
-#define ST_CLEAN 64
-#define ST_CLEANMAX 72
-#define ST_ESCAPED 80
-#define ST_TAIL 88
-
-// The fields of Table: out [1024]uint64, then n [1024]uint8, then
-// the vector path's vout [3][128]byte, vlen [128]byte and vec uint8, and
-// esc bool.
-#define TAB_N 8192
-#define TAB_VOUT 9216
-#define TAB_VLEN 9600
-#define TAB_VEC 9728
-#define TAB_ESC 9729
+#include "repair_amd64.h"
 
 // VEC_MIN is how many ill-formed bytes a block must hold for the vector
 // path to write it, where the table allows.
@@ -252,39 +231,6 @@ TABLE(escBit<>, $0x4040404040404040, $0x4040404040404040)
 	VMOVDQU64   Z8, (DI)(BX*1)    \
 	ADDQ        R11, BX
 
-// REPAIR_BATCH is the most blocks repairAVX512 takes: its frame holds
-// their blockClass, 32 bytes each, and then the words below.
-#define REPAIR_BATCH 32
-
-// The frame's words after the blockClass of REPAIR_BATCH blocks.
-// ESC_ANY: under tab.esc, whether any of them has an EE followed by BE or
-// BF. CLEAN_END: the position p at which the blocks since the last with
-// an ill-formed byte reach st.cleanMax; the block loop compares p with it
-// and finds st.clean from it on the way out, rather than count in
-// st.clean, whose load would wait for the store of the block before.
-// DIRTY_STEP: 64*(st.cleanMax+1), which a block with an ill-formed byte
-// sets CLEAN_END to past its start.
-#define ESC_ANY 1024
-#define CLEAN_END 1032
-#define DIRTY_STEP 1040
-
-// HOLDS sets sum to a<<1 | b<<2 | c<<3 | st's word at prev, where a, b and
-// c are m2, m3 and m4 of a block (or of its well-formed units) and prev
-// what the block before's units hold of this one: the bytes that a unit
-// starting 1, 2 or 3 bytes before holds. It sets a to what the units hold
-// of the next block, a>>63 | b>>62 | c>>61, and overwrites b and c. No
-// byte is held by two units (blockClass.held): the shifted words have no
-// bit in common, their sum is their union, and LEAQ adds two.
-#define HOLDS(a, b, c, sum, prev) \
-	LEAQ (b)(c*2), sum   \
-	LEAQ (a)(sum*2), sum \
-	SHLQ $1, sum         \
-	ADDQ prev(R14), sum  \
-	SHRQ $63, a          \
-	SHRQ $62, b          \
-	SHRQ $61, c          \
-	ORQ  b, a            \
-	ORQ  c, a
 
 // func repairAVX512(dst, src []byte, n int, tab *Table, st *state)
 // Requires AVX-512 F, BW and VBMI, BMI1 and 2, and where tab.vec is set
@@ -294,14 +240,7 @@ TABLE(escBit<>, $0x4040404040404040, $0x4040404040404040)
 // them and a table word for each, one with VEC_MIN or more in the vector
 // path. See kernelBlocks.
 TEXT ·repairAVX512(SB), $1048-72
-	MOVQ  n+48(FP), R15
-	TESTQ R15, R15
-	JZ    none
-	CMPQ  R15, $REPAIR_BATCH
-	JA    none
-	MOVQ  st+64(FP), R14
-	MOVQ  tab+56(FP), R13
-	MOVQ  $0, ESC_ANY(SP)
+	REPAIR_ENTER
 	CMPQ  ST_TAIL(R14), $0
 	JNE   tail
 	MOVQ  src_base+24(FP), SI
@@ -346,188 +285,36 @@ classifyEsc:
 classified:
 	MOVQ src_base+24(FP), SI
 
-classifiedSI:
-	MOVQ dst_base+0(FP), DI
-	LEAQ (SP), R12
-	MOVQ ST_P(R14), DX
-	MOVQ ST_J(R14), BX
-
-	// CLEAN_END = p + 64*(cleanMax-clean), DIRTY_STEP = 64*(cleanMax+1).
-	MOVQ ST_CLEANMAX(R14), AX
-	LEAQ 1(AX), CX
-	SHLQ $6, CX
-	MOVQ CX, DIRTY_STEP(SP)
-	SUBQ ST_CLEAN(R14), AX
-	SHLQ $6, AX
-	ADDQ DX, AX
-	MOVQ AX, CLEAN_END(SP)
-
-	// The vector path's tables, if it serves this one.
-	CMPB      TAB_VEC(R13), $0
-	JEQ       block
-	VMOVDQU64 TAB_VOUT+0(R13), Z17
-	VMOVDQU64 TAB_VOUT+64(R13), Z18
-	VMOVDQU64 TAB_VOUT+128(R13), Z19
-	VMOVDQU64 TAB_VOUT+192(R13), Z20
-	VMOVDQU64 TAB_VOUT+256(R13), Z21
-	VMOVDQU64 TAB_VOUT+320(R13), Z22
-	VMOVDQU64 TAB_VLEN+0(R13), Z23
-	VMOVDQU64 TAB_VLEN+64(R13), Z24
-	VMOVDQU64 ilvIdx0<>(SB), Z25
-	VMOVDQU64 ilvIdx1<>(SB), Z26
+#define REPAIR_SETUP \
+	CMPB      TAB_VEC(R13), $0          \
+	JEQ       block                     \
+	VMOVDQU64 TAB_VOUT+0(R13), Z17      \
+	VMOVDQU64 TAB_VOUT+64(R13), Z18     \
+	VMOVDQU64 TAB_VOUT+128(R13), Z19    \
+	VMOVDQU64 TAB_VOUT+192(R13), Z20    \
+	VMOVDQU64 TAB_VOUT+256(R13), Z21    \
+	VMOVDQU64 TAB_VOUT+320(R13), Z22    \
+	VMOVDQU64 TAB_VLEN+0(R13), Z23      \
+	VMOVDQU64 TAB_VLEN+64(R13), Z24     \
+	VMOVDQU64 ilvIdx0<>(SB), Z25        \
+	VMOVDQU64 ilvIdx1<>(SB), Z26        \
 	VMOVDQU64 ilvIdx2<>(SB), Z27
-
-block:
-	CMPQ BX, ST_JMAX(R14)
-	JGT  out
-
-	// ownValid (CX): the bytes that a well-formed unit (its start in v,
-	// R11) that starts 1, 2 or 3 bytes before holds; and what those
-	// units hold of the next block.
-	MOVQ 24(R12), R11
-	MOVQ 0(R12), R8
-	ANDQ R11, R8
-	MOVQ 8(R12), R9
-	ANDQ R11, R9
-	MOVQ 16(R12), R10
-	ANDQ R11, R10
-	HOLDS(R8, R9, R10, CX, ST_HELDVALID)
-	MOVQ R8, ST_HELDVALID(R14)
-
-	// bad (R10) = not (v or ownValid): every byte of an ill-formed
-	// subpart (v and ownValid have no byte in common).
-	ORQ  R11, CX
-	NOTQ CX
-	MOVQ CX, R10
-	TESTQ CX, CX
-	JNZ   errors
-
-	// No ill-formed byte: copy the block. The lead byte of a unit that
-	// is not well-formed is bad (no unit holds a lead byte), so every
-	// unit that starts here is well-formed, and what they hold of the
-	// next block is what the well-formed ones hold.
-	MOVQ      R8, ST_HELD(R14)
-	VMOVDQU64 (SI)(DX*1), Z0
+#define COPY64(r) \
+	VMOVDQU64 (SI)(r*1), Z0 \
 	VMOVDQU64 Z0, (DI)(BX*1)
-	ADDQ      $64, BX
-	ADDQ      $64, DX
-	ADDQ      $32, R12
-	CMPQ      DX, CLEAN_END(SP)
-	JGE       out
-	DECQ      R15
-	JNZ       block
-	JMP       out
-
-errors:
-	MOVQ DIRTY_STEP(SP), AX
-	ADDQ DX, AX
-	MOVQ AX, CLEAN_END(SP)
-	// own (CX): the bytes that any unit that starts 1, 2 or 3 bytes
-	// before holds; and what this block's units hold of the next.
-	MOVQ 0(R12), R8
-	MOVQ 8(R12), R9
-	MOVQ 16(R12), AX
-	HOLDS(R8, R9, AX, CX, ST_HELD)
-	MOVQ R8, ST_HELD(R14)
-	// start (R9) = not (own or v): a byte that no unit holds and that
-	// starts no well-formed sequence.
-	MOVQ R11, R9
-	ORQ  CX, R9
-	NOTQ R9
-
-	// CX: the starts of ill-formed subparts, R9 without the escapes,
-	// which start at an EE followed by BE..FF and 2 continuation bytes
-	// (m3). Their 3 bytes are counted in nbytes where they lie, and
-	// taken out here.
-	MOVQ     R9, CX
-	CMPQ     ESC_ANY(SP), $0
-	JEQ      starts
-	VPCMPEQB (SI)(DX*1), Z28, K1
-	VPCMPUB  $2, 1(SI)(DX*1), Z29, K1, K1
+#define ESC_STARTS \
+	VPCMPEQB (SI)(DX*1), Z28, K1           \
+	VPCMPUB  $2, 1(SI)(DX*1), Z29, K1, K1  \
 	KMOVQ    K1, AX
-	ANDQ     8(R12), AX
-	ANDQ     R9, AX
-	ANDNQ    R9, AX, CX
-	POPCNTQ  AX, AX
-	ADDQ     AX, ST_ESCAPED(R14)
-	LEAQ     (AX)(AX*2), AX
-	SUBQ     AX, ST_NBYTES(R14)
-
-starts:
-	POPCNTQ CX, AX
-	ADDQ    AX, ST_SUBPARTS(R14)
-	POPCNTQ R10, AX
-	ADDQ    AX, ST_NBYTES(R14)
-	CMPQ    ST_FIRST(R14), $0
-	JGE     counted
-	TESTQ   CX, CX
-	JZ      counted
-	TZCNTQ  CX, AX
-	ADDQ    DX, AX
-	MOVQ    AX, ST_FIRST(R14)
-
-counted:
-	// Many ill-formed bytes, and a table that the vector path serves.
-	CMPB    TAB_VEC(R13), $0
-	JEQ     scalar
-	POPCNTQ R10, AX
-	CMPQ    AX, $VEC_MIN
+// Many ill-formed bytes, and a table that the vector path serves.
+#define DENSE_TEST \
+	CMPB    TAB_VEC(R13), $0 \
+	JEQ     scalar           \
+	POPCNTQ R10, AX          \
+	CMPQ    AX, $VEC_MIN     \
 	JAE     vector
+#include "repair_loop_amd64.h"
 
-scalar:
-	XORL R11, R11 // q0: the start of the valid run before the next bad byte
-
-bad:
-	TZCNTQ R10, CX // q
-	// Copy the valid run src[p+q0:p+q] a whole block at a time; dst
-	// has room, and what lies past the run is overwritten.
-	LEAQ      (DX)(R11*1), AX
-	VMOVDQU64 (SI)(AX*1), Z0
-	VMOVDQU64 Z0, (DI)(BX*1)
-	ADDQ      CX, BX
-	SUBQ      R11, BX
-	// The output of the ill-formed byte b = src[p+q], of kind cStart
-	// (1) or cRest (2): tab.out[kind<<8|b], of which tab.n[...] count.
-	LEAQ    (DX)(CX*1), AX
-	MOVBQZX (SI)(AX*1), AX
-	MOVL    $2, R8
-	BTQ     CX, R9
-	SBBL    $0, R8
-	SHLL    $8, R8
-	ORL     AX, R8
-	MOVQ    (R13)(R8*8), AX
-	MOVQ    AX, (DI)(BX*1)
-	MOVBQZX TAB_N(R13)(R8*1), AX
-	ADDQ    AX, BX
-	LEAQ    1(CX), R11
-	BLSRQ   R10, R10
-	JNZ     bad
-
-	// The valid run after the last bad byte, to the end of the block.
-	LEAQ      (DX)(R11*1), AX
-	VMOVDQU64 (SI)(AX*1), Z0
-	VMOVDQU64 Z0, (DI)(BX*1)
-	ADDQ      $64, BX
-	SUBQ      R11, BX
-
-next:
-	ADDQ $64, DX
-	ADDQ $32, R12
-	DECQ R15
-	JNZ  block
-
-out:
-	MOVQ DX, ST_P(R14)
-	MOVQ BX, ST_J(R14)
-	// st.clean = cleanMax + (p-CLEAN_END)/64.
-	SUBQ CLEAN_END(SP), DX
-	SARQ $6, DX
-	ADDQ ST_CLEANMAX(R14), DX
-	MOVQ DX, ST_CLEAN(R14)
-	VZEROUPPER
-
-none:
-	RET
 
 vector:
 	// The output of the block in one pass: three streams of 64 bytes,

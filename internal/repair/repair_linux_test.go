@@ -7,40 +7,45 @@ import (
 	"github.com/utf8stream/utf8stream/internal/pagetest"
 )
 
-// TestRepairTailPageBoundary checks the kernel on the last bytes of an
-// input that ends at a PROT_NONE page, or starts after one, under each
-// table without stops: where the 64 bytes from the tail's start are
+// TestRepairTailPageBoundary checks each implementation on the last bytes
+// of an input that ends at a PROT_NONE page, or starts after one, under
+// each table without stops: where the 64 bytes from the tail's start are
 // readable (tailReadable), kernelTail must read nothing of them past the
 // tail, and Tail, which calls it there, nothing outside its input.
 func TestRepairTailPageBoundary(t *testing.T) {
-	buf := pagetest.Guarded(t, 1)
-	tail := bytes.Repeat([]byte("\xff\xe2\x82\x80a\xed\xa0\x80\xc3\xf0\x9f\x98"), 6)
-	for _, s := range testSpecs {
-		if len(s.Stops) > 0 {
-			continue
-		}
-		tab := NewTable(s.Spec)
-		for n := 1; n <= 64; n++ {
-			src := tail[len(tail)-n:]
-			want, _ := refRepair(s.Spec, src)
-			for _, in := range [][]byte{buf[len(buf)-n:], buf[:n:n]} {
-				copy(in, src)
-				dst := make([]byte, 3*n+64)
-				var c Counts
-				if nd, ns := tab.Tail(dst, in, nil, &c); ns != n || !bytes.Equal(dst[:nd], want) {
-					t.Fatalf("%s: Tail(%q) wrote %q for %d bytes; want %q", s.name, in, dst[:nd], ns, want)
-				}
-				if !haveKernel() || tab.maxOut > 3 || !tailReadable(in) {
+	for _, name := range ImplNames() {
+		t.Run("impl="+name, func(t *testing.T) {
+			defer SetImpl(name)()
+			buf := pagetest.Guarded(t, 1)
+			tail := bytes.Repeat([]byte("\xff\xe2\x82\x80a\xed\xa0\x80\xc3\xf0\x9f\x98"), 6)
+			for _, s := range testSpecs {
+				if len(s.Stops) > 0 {
 					continue
 				}
-				dst = make([]byte, tab.tailRoom(n))
-				st := state{first: -1, cleanMax: cleanBlocks}
-				kernelTail(dst, in, tab, &st)
-				if nd, ns := unpad(st.j, st.p, n); ns != n || !bytes.Equal(dst[:nd], want) {
-					t.Fatalf("%s: kernelTail(%q) wrote %q for %d bytes; want %q", s.name, in, dst[:nd], ns, want)
+				tab := NewTable(s.Spec)
+				for n := 1; n <= 64; n++ {
+					src := tail[len(tail)-n:]
+					want, _ := refRepair(s.Spec, src)
+					for _, in := range [][]byte{buf[len(buf)-n:], buf[:n:n]} {
+						copy(in, src)
+						dst := make([]byte, 3*n+64)
+						var c Counts
+						if nd, ns := tab.Tail(dst, in, nil, &c); ns != n || !bytes.Equal(dst[:nd], want) {
+							t.Fatalf("%s: Tail(%q) wrote %q for %d bytes; want %q", s.name, in, dst[:nd], ns, want)
+						}
+						if !haveKernel() || tab.maxOut > 3 || !tailReadable(in) {
+							continue
+						}
+						dst = make([]byte, tab.tailRoom(n))
+						st := state{first: -1, cleanMax: cleanBlocks}
+						kernelTail(dst, in, tab, &st)
+						if nd, ns := unpad(st.j, st.p, n); ns != n || !bytes.Equal(dst[:nd], want) {
+							t.Fatalf("%s: kernelTail(%q) wrote %q for %d bytes; want %q", s.name, in, dst[:nd], ns, want)
+						}
+					}
 				}
 			}
-		}
+		})
 	}
 }
 

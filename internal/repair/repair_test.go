@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -152,9 +153,9 @@ func TestHeldDisjoint(t *testing.T) {
 	}
 }
 
-// TestRepairLayout checks the offsets that repair_amd64.s defines for the
+// TestRepairLayout checks the offsets that repair_amd64.h defines for the
 // fields of state and Table (its ST_ and TAB_ constants) against the Go
-// types.
+// types, and the frames of the kernels against what they hold.
 func TestRepairLayout(t *testing.T) {
 	var st state
 	var tab Table
@@ -177,7 +178,7 @@ func TestRepairLayout(t *testing.T) {
 		"TAB_VEC":      unsafe.Offsetof(tab.vec),
 		"TAB_ESC":      unsafe.Offsetof(tab.esc),
 	}
-	src, err := os.ReadFile("repair_amd64.s")
+	src, err := os.ReadFile("repair_amd64.h")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,41 +188,72 @@ func TestRepairLayout(t *testing.T) {
 		off, _ := strconv.Atoi(string(m[2]))
 		w, ok := want[name]
 		if !ok {
-			t.Errorf("repair_amd64.s defines %s, which this test does not know", name)
+			t.Errorf("repair_amd64.h defines %s, which this test does not know", name)
 			continue
 		}
 		seen++
 		if uintptr(off) != w {
-			t.Errorf("repair_amd64.s: %s = %d; the Go type has it at %d", name, off, w)
+			t.Errorf("repair_amd64.h: %s = %d; the Go type has it at %d", name, off, w)
 		}
 	}
 	if seen != len(want) {
-		t.Errorf("repair_amd64.s defines %d of the %d offsets", seen, len(want))
+		t.Errorf("repair_amd64.h defines %d of the %d offsets", seen, len(want))
 	}
-	// repairAVX512 takes at most REPAIR_BATCH blocks, and its frame holds
+	// A kernel takes at most REPAIR_BATCH blocks, and its frame holds
 	// their blockClass and then the words ESC_ANY, CLEAN_END and
-	// DIRTY_STEP: a smaller batch there would send the blocks past it to
-	// the Go loop, a larger one would write past the frame.
+	// DIRTY_STEP: a smaller
+	// batch there would send the blocks past it to the Go loop, a larger
+	// one would write past the frame.
 	batchDef := regexp.MustCompile(`(?m)^#define REPAIR_BATCH (\d+)$`).FindSubmatch(src)
-	frame := regexp.MustCompile(`(?m)^TEXT ·repairAVX512\(SB\), \$(\d+)-`).FindSubmatch(src)
-	if batchDef == nil || frame == nil {
-		t.Fatal("repair_amd64.s: REPAIR_BATCH or repairAVX512's frame not found")
+	if batchDef == nil {
+		t.Fatal("repair_amd64.h: REPAIR_BATCH not found")
 	}
 	if n, _ := strconv.Atoi(string(batchDef[1])); n != batch {
-		t.Errorf("repair_amd64.s: REPAIR_BATCH = %d; batch = %d", n, batch)
+		t.Errorf("repair_amd64.h: REPAIR_BATCH = %d; batch = %d", n, batch)
 	}
 	classes := batch * unsafe.Sizeof(blockClass{})
 	words := []string{"ESC_ANY", "CLEAN_END", "DIRTY_STEP"}
 	for i, w := range words {
 		m := regexp.MustCompile(`(?m)^#define ` + w + ` (\d+)$`).FindSubmatch(src)
 		if m == nil {
-			t.Errorf("repair_amd64.s: %s not found", w)
+			t.Errorf("repair_amd64.h: %s not found", w)
 		} else if n, _ := strconv.Atoi(string(m[1])); uintptr(n) != classes+8*uintptr(i) {
-			t.Errorf("repair_amd64.s: %s = %d; after %d blockClass it is at %d", w, n, batch, classes+8*uintptr(i))
+			t.Errorf("repair_amd64.h: %s = %d; after %d blockClass it is at %d", w, n, batch, classes+8*uintptr(i))
 		}
 	}
-	if n, _ := strconv.Atoi(string(frame[1])); uintptr(n) != classes+8*uintptr(len(words)) {
-		t.Errorf("repair_amd64.s: repairAVX512's frame is %d bytes; %d blockClass and %d words take %d", n, batch, len(words), classes+8*uintptr(len(words)))
+	end := classes + 8*uintptr(len(words))
+	for _, k := range []struct{ file, name string }{
+		{"repair_amd64.s", "repairAVX512"},
+		{"repair_avx2_amd64.s", "repairAVX2"},
+	} {
+		src, err := os.ReadFile(k.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame := regexp.MustCompile(`(?m)^TEXT ·` + k.name + `\(SB\), \$(\d+)-`).FindSubmatch(src)
+		if frame == nil {
+			t.Fatalf("%s: %s's frame not found", k.file, k.name)
+		}
+		if n, _ := strconv.Atoi(string(frame[1])); uintptr(n) != end {
+			t.Errorf("%s: %s's frame is %d bytes; %d blockClass and %d words take %d", k.file, k.name, n, batch, len(words), end)
+		}
+	}
+}
+
+// forKernels runs f as a subtest under each implementation that has a
+// kernel on this machine, and skips t where none has.
+func forKernels(t *testing.T, f func(t *testing.T)) {
+	ran := false
+	for _, name := range ImplNames() {
+		restore := SetImpl(name)
+		if haveKernel() {
+			ran = true
+			t.Run("impl="+name, f)
+		}
+		restore()
+	}
+	if !ran {
+		t.Skip("no kernel")
 	}
 }
 
@@ -229,41 +261,40 @@ func TestRepairLayout(t *testing.T) {
 // that its kernel would read or write past, and takes those just long
 // enough.
 func TestRepairBlocksBounds(t *testing.T) {
-	if !haveKernel() {
-		t.Skip("no kernel")
-	}
-	tab := NewTable(specNamed("replace").Spec)
-	room := tab.repairRoom()
-	const n = 3
-	srcLen := 64*(n-1) + 128
-	panics := func(srcLen, dstLen int) (p bool) {
-		defer func() { p = recover() != nil }()
-		src := bytes.Repeat([]byte{0xFF}, srcLen)
-		dst := make([]byte, dstLen)
-		st := state{first: -1, cleanMax: cleanBlocks, jmax: len(dst) - room}
-		kernelBlocks(dst, src, n, tab, &st)
-		return false
-	}
-	for _, tc := range []struct {
-		src, dst int
-		want     bool
-	}{
-		{srcLen, 4096, false},
-		{srcLen - 1, 4096, true},
-	} {
-		if got := panics(tc.src, tc.dst); got != tc.want {
-			t.Errorf("src %d bytes, dst %d: panic = %v; want %v", tc.src, tc.dst, got, tc.want)
+	forKernels(t, func(t *testing.T) {
+		tab := NewTable(specNamed("replace").Spec)
+		room := tab.repairRoom()
+		const n = 3
+		srcLen := 64*(n-1) + 128
+		panics := func(srcLen, dstLen int) (p bool) {
+			defer func() { p = recover() != nil }()
+			src := bytes.Repeat([]byte{0xFF}, srcLen)
+			dst := make([]byte, dstLen)
+			st := state{first: -1, cleanMax: cleanBlocks, jmax: len(dst) - room}
+			kernelBlocks(dst, src, n, tab, &st)
+			return false
 		}
-	}
-	st := state{first: -1, cleanMax: cleanBlocks, jmax: 4096 - room + 1}
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Errorf("jmax %d with %d bytes of dst: no panic", st.jmax, 4096)
+		for _, tc := range []struct {
+			src, dst int
+			want     bool
+		}{
+			{srcLen, 4096, false},
+			{srcLen - 1, 4096, true},
+		} {
+			if got := panics(tc.src, tc.dst); got != tc.want {
+				t.Errorf("src %d bytes, dst %d: panic = %v; want %v", tc.src, tc.dst, got, tc.want)
 			}
+		}
+		st := state{first: -1, cleanMax: cleanBlocks, jmax: 4096 - room + 1}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("jmax %d with %d bytes of dst: no panic", st.jmax, 4096)
+				}
+			}()
+			kernelBlocks(make([]byte, 4096), make([]byte, srcLen), n, tab, &st)
 		}()
-		kernelBlocks(make([]byte, 4096), make([]byte, srcLen), n, tab, &st)
-	}()
+	})
 }
 
 // TestRepairClean checks where kernelBlocks stops for st.cleanMax, and the
@@ -271,53 +302,52 @@ func TestRepairBlocksBounds(t *testing.T) {
 // byte, found one unit at a time with refUnit, for every cleanMax and
 // st.clean at the start it may take.
 func TestRepairClean(t *testing.T) {
-	if !haveKernel() {
-		t.Skip("no kernel")
-	}
-	rng := rand.New(rand.NewPCG(13, 14))
-	for _, p := range []string{"replace", "optu8"} {
-		tab := NewTable(specNamed(p).Spec)
-		for range 50 {
-			const n = batch
-			src := textgen.Make("latin1", 64*(n-1)+128)
-			for range rng.IntN(12) {
-				src[rng.IntN(64*n)] = []byte{0x80, 0xC3, 0xE2, 0xEE, 0xF0, 0xFF}[rng.IntN(6)]
-			}
-			// dirty[i]: block i holds a byte of an ill-formed subpart.
-			var dirty [n]bool
-			for q := 0; q < 64*n; {
-				k, valid := refUnit(src[q : q+4])
-				if !valid || p == "optu8" && k == 3 && src[q] == 0xEE && src[q+1] >= 0xBE {
-					for i := q; i < q+k && i < 64*n; i++ {
-						dirty[i/64] = true
-					}
+	forKernels(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(13, 14))
+		for _, p := range []string{"replace", "optu8"} {
+			tab := NewTable(specNamed(p).Spec)
+			for range 50 {
+				const n = batch
+				src := textgen.Make("latin1", 64*(n-1)+128)
+				for range rng.IntN(12) {
+					src[rng.IntN(64*n)] = []byte{0x80, 0xC3, 0xE2, 0xEE, 0xF0, 0xFF}[rng.IntN(6)]
 				}
-				q += k
-			}
-			dst := make([]byte, 3*len(src)+tab.repairRoom())
-			for cleanMax := 1; cleanMax <= 9; cleanMax++ {
-				for clean0 := range cleanMax {
-					wantP, clean := 64*n, clean0
-					for i := range n {
-						clean++
-						if dirty[i] {
-							clean = 0
-						}
-						if clean >= cleanMax {
-							wantP = 64 * (i + 1)
-							break
+				// dirty[i]: block i holds a byte of an ill-formed subpart.
+				var dirty [n]bool
+				for q := 0; q < 64*n; {
+					k, valid := refUnit(src[q : q+4])
+					if !valid || p == "optu8" && k == 3 && src[q] == 0xEE && src[q+1] >= 0xBE {
+						for i := q; i < q+k && i < 64*n; i++ {
+							dirty[i/64] = true
 						}
 					}
-					st := state{first: -1, clean: clean0, cleanMax: cleanMax, jmax: len(dst) - tab.repairRoom()}
-					kernelBlocks(dst, src, n, tab, &st)
-					if st.p != wantP || st.clean != clean {
-						t.Fatalf("%s, cleanMax %d, clean %d at the start, dirty %v: stopped at %d with clean %d; want %d and %d",
-							p, cleanMax, clean0, dirty, st.p, st.clean, wantP, clean)
+					q += k
+				}
+				dst := make([]byte, 3*len(src)+tab.repairRoom())
+				for cleanMax := 1; cleanMax <= 9; cleanMax++ {
+					for clean0 := range cleanMax {
+						wantP, clean := 64*n, clean0
+						for i := range n {
+							clean++
+							if dirty[i] {
+								clean = 0
+							}
+							if clean >= cleanMax {
+								wantP = 64 * (i + 1)
+								break
+							}
+						}
+						st := state{first: -1, clean: clean0, cleanMax: cleanMax, jmax: len(dst) - tab.repairRoom()}
+						kernelBlocks(dst, src, n, tab, &st)
+						if st.p != wantP || st.clean != clean {
+							t.Fatalf("%s, cleanMax %d, clean %d at the start, dirty %v: stopped at %d with clean %d; want %d and %d",
+								p, cleanMax, clean0, dirty, st.p, st.clean, wantP, clean)
+						}
 					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestRepairRoom checks that kernelBlocks writes nothing past st.jmax plus
@@ -325,44 +355,43 @@ func TestRepairClean(t *testing.T) {
 // vector path, on blocks whose every byte is ill-formed and has the
 // longest output: the copy of the last valid run then starts furthest on.
 func TestRepairRoom(t *testing.T) {
-	if !haveKernel() {
-		t.Skip("no kernel")
-	}
-	const n = 4 // blocks
-	rng := rand.New(rand.NewPCG(9, 10))
-	for _, s := range testSpecs {
-		tab := NewTable(s.Spec)
-		scalar := *tab
-		scalar.vec = 0
-		for _, tb := range []*Table{tab, &scalar} {
-			for _, base := range []string{"bad", "random", "latin1"} {
-				src := make([]byte, 64*(n-1)+128)
-				if base == "bad" {
-					// Lone continuation bytes: each is a
-					// subpart, of the longest output.
-					for i := range src {
-						src[i] = byte(0x80 + rng.IntN(64))
+	forKernels(t, func(t *testing.T) {
+		const n = 4 // blocks
+		rng := rand.New(rand.NewPCG(9, 10))
+		for _, s := range testSpecs {
+			tab := NewTable(s.Spec)
+			scalar := *tab
+			scalar.vec = 0
+			for _, tb := range []*Table{tab, &scalar} {
+				for _, base := range []string{"bad", "random", "latin1"} {
+					src := make([]byte, 64*(n-1)+128)
+					if base == "bad" {
+						// Lone continuation bytes: each is a
+						// subpart, of the longest output.
+						for i := range src {
+							src[i] = byte(0x80 + rng.IntN(64))
+						}
+					} else {
+						src = textgen.Make(base, len(src))
 					}
-				} else {
-					src = textgen.Make(base, len(src))
-				}
-				room := 64*tb.maxOut*(n-1) + tb.repairRoom()
-				for _, canary := range []byte{0x5A, 0xA5} {
-					dst := bytes.Repeat([]byte{canary}, room+64)
-					st := state{first: -1, cleanMax: n + 1, jmax: room - tb.repairRoom()}
-					kernelBlocks(dst, src, n, tb, &st)
-					if st.p != 64*n {
-						t.Fatalf("%s vec %d, %s: took %d bytes; want %d", s.name, tb.vec, base, st.p, 64*n)
-					}
-					for i, c := range dst[room:] {
-						if c != canary {
-							t.Fatalf("%s vec %d, %s: wrote dst[%d], %d bytes past the room", s.name, tb.vec, base, room+i, i+1)
+					room := 64*tb.maxOut*(n-1) + tb.repairRoom()
+					for _, canary := range []byte{0x5A, 0xA5} {
+						dst := bytes.Repeat([]byte{canary}, room+64)
+						st := state{first: -1, cleanMax: n + 1, jmax: room - tb.repairRoom()}
+						kernelBlocks(dst, src, n, tb, &st)
+						if st.p != 64*n {
+							t.Fatalf("%s vec %d, %s: took %d bytes; want %d", s.name, tb.vec, base, st.p, 64*n)
+						}
+						for i, c := range dst[room:] {
+							if c != canary {
+								t.Fatalf("%s vec %d, %s: wrote dst[%d], %d bytes past the room", s.name, tb.vec, base, room+i, i+1)
+							}
 						}
 					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestRepairTail checks the kernel on a tail of one block, n bytes of
@@ -371,68 +400,67 @@ func TestRepairRoom(t *testing.T) {
 // output, less the zeros', is the oracle's. (The root package's
 // TestRepairTail checks Transform on such tails.)
 func TestRepairTail(t *testing.T) {
-	if !haveKernel() {
-		t.Skip("no kernel")
-	}
-	rng := rand.New(rand.NewPCG(11, 12))
-	for _, s := range testSpecs {
-		tab := NewTable(s.Spec)
-		if len(s.Stops) > 0 || tab.maxOut > 3 {
-			continue
-		}
-		for n := 1; n <= 64; n++ {
-			// Each sequence cut short by the end of the tail, after
-			// continuation bytes at its start, which a look past the
-			// end that wrapped around would take to finish it.
-			cuts := []string{"\U0001F600"[:3], "\U0001F600"[:2], "\U0001F600"[:1], "\u4e2d"[:2], "\u4e2d"[:1], "\u00e9"[:1]}
-			for _, base := range []string{"bad", "escapes", "random", "latin1", "cut0", "cut1", "cut2", "cut3", "cut4", "cut5"} {
-				src := make([]byte, n)
-				switch base {
-				case "cut0", "cut1", "cut2", "cut3", "cut4", "cut5":
-					copy(src, textgen.Make("latin1", n))
-					for i := 0; i < 3 && i < n; i++ {
-						src[i] = byte(0x80 + rng.IntN(64))
-					}
-					cut := cuts[base[3]-'0']
-					copy(src[max(0, n-len(cut)):], cut)
-				case "bad", "escapes":
-					for i := range src {
-						src[i] = byte(0x80 + rng.IntN(64))
-					}
-					if base == "escapes" {
-						// What OPTU8 escapes: each byte of the
-						// sequence to 3 bytes.
-						for i := 0; i+3 <= n; i += 3 + rng.IntN(3) {
-							copy(src[i:], "\uEF80\uEFBF"[3*rng.IntN(2):])
+	forKernels(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(11, 12))
+		for _, s := range testSpecs {
+			tab := NewTable(s.Spec)
+			if len(s.Stops) > 0 || tab.maxOut > 3 {
+				continue
+			}
+			for n := 1; n <= 64; n++ {
+				// Each sequence cut short by the end of the tail, after
+				// continuation bytes at its start, which a look past the
+				// end that wrapped around would take to finish it.
+				cuts := []string{"\U0001F600"[:3], "\U0001F600"[:2], "\U0001F600"[:1], "\u4e2d"[:2], "\u4e2d"[:1], "\u00e9"[:1]}
+				for _, base := range []string{"bad", "escapes", "random", "latin1", "cut0", "cut1", "cut2", "cut3", "cut4", "cut5"} {
+					src := make([]byte, n)
+					switch base {
+					case "cut0", "cut1", "cut2", "cut3", "cut4", "cut5":
+						copy(src, textgen.Make("latin1", n))
+						for i := 0; i < 3 && i < n; i++ {
+							src[i] = byte(0x80 + rng.IntN(64))
 						}
+						cut := cuts[base[3]-'0']
+						copy(src[max(0, n-len(cut)):], cut)
+					case "bad", "escapes":
+						for i := range src {
+							src[i] = byte(0x80 + rng.IntN(64))
+						}
+						if base == "escapes" {
+							// What OPTU8 escapes: each byte of the
+							// sequence to 3 bytes.
+							for i := 0; i+3 <= n; i += 3 + rng.IntN(3) {
+								copy(src[i:], "\uEF80\uEFBF"[3*rng.IntN(2):])
+							}
+						}
+					default:
+						copy(src, textgen.Make(base, n+int(rng.IntN(64))))
 					}
-				default:
-					copy(src, textgen.Make(base, n+int(rng.IntN(64))))
-				}
-				want, _ := refRepair(s.Spec, src)
-				room := tab.tailRoom(n)
-				for _, canary := range []byte{0x5A, 0xA5} {
-					// After src, up to 64 bytes that would change
-					// the output if the kernel took them as input.
-					in := onePage(3 * 64)
-					copy(in, bytes.Repeat([]byte{0xE2, 0x82, canary}, 64))
-					copy(in, src)
-					dst := bytes.Repeat([]byte{canary}, room+64)
-					st := state{first: -1, cleanMax: cleanBlocks}
-					kernelTail(dst[:room], in[:n], tab, &st)
-					nd, ns := unpad(st.j, st.p, n)
-					if ns != n || !bytes.Equal(dst[:nd], want) {
-						t.Fatalf("%s, %s, n %d: kernelTail wrote %q for %d bytes; want %q", s.name, base, n, dst[:nd], ns, want)
-					}
-					for i, c := range dst[room:] {
-						if c != canary {
-							t.Fatalf("%s, %s, n %d: wrote dst[%d], %d bytes past the room", s.name, base, n, room+i, i+1)
+					want, _ := refRepair(s.Spec, src)
+					room := tab.tailRoom(n)
+					for _, canary := range []byte{0x5A, 0xA5} {
+						// After src, up to 64 bytes that would change
+						// the output if the kernel took them as input.
+						in := onePage(3 * 64)
+						copy(in, bytes.Repeat([]byte{0xE2, 0x82, canary}, 64))
+						copy(in, src)
+						dst := bytes.Repeat([]byte{canary}, room+64)
+						st := state{first: -1, cleanMax: cleanBlocks}
+						kernelTail(dst[:room], in[:n], tab, &st)
+						nd, ns := unpad(st.j, st.p, n)
+						if ns != n || !bytes.Equal(dst[:nd], want) {
+							t.Fatalf("%s, %s, n %d: kernelTail wrote %q for %d bytes; want %q", s.name, base, n, dst[:nd], ns, want)
+						}
+						for i, c := range dst[room:] {
+							if c != canary {
+								t.Fatalf("%s, %s, n %d: wrote dst[%d], %d bytes past the room", s.name, base, n, room+i, i+1)
+							}
 						}
 					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // onePage returns n <= 4096 bytes on one page, as kernelTail asks of
@@ -456,9 +484,10 @@ func onePage(n int) []byte {
 // to 64 ill-formed bytes, on both sides of VEC_MIN, under every table that
 // the path serves.
 func TestRepairVector(t *testing.T) {
-	if !haveKernel() || !vecPath {
+	if !slices.Contains(ImplNames(), "avx512") || !vecPath {
 		t.Skip("no vector path")
 	}
+	defer SetImpl("avx512")()
 	const n = 8 // blocks
 	rng := rand.New(rand.NewPCG(5, 6))
 	run := func(tab *Table, src []byte) ([]byte, state) {
@@ -600,37 +629,40 @@ func TestRepairEscapeTable(t *testing.T) {
 	}
 }
 
-// BenchmarkRepairBlocks measures the AVX-512 repair kernel alone: one call
+// BenchmarkRepairBlocks measures each repair kernel alone: one call
 // on a batch of blocks, with no Go loop around it and no early stop, on
 // valid text (every block clean), 1% ill-formed text (about half the blocks
 // clean) and random bytes (none), so that a change to the kernel can be
 // measured per block.
 func BenchmarkRepairBlocks(b *testing.B) {
-	if !haveKernel() {
-		b.Skip("no kernel")
-	}
 	const n = batch
-	for _, name := range []string{"latin1", "invalid1pct", "random"} {
-		src := textgen.Make(name, 64*(n-1)+128)
-		for _, p := range []string{"replace", "optu8"} {
-			tab := NewTable(specNamed(p).Spec)
-			dst := make([]byte, 64*n*tab.maxOut+tab.repairRoom())
-			b.Run("input="+name+"/policy="+p, func(b *testing.B) {
-				b.SetBytes(64 * n)
-				b.ReportAllocs()
-				for b.Loop() {
-					st := state{first: -1, cleanMax: n + 1, jmax: len(dst) - tab.repairRoom()}
-					kernelBlocks(dst, src, n, tab, &st)
+	for _, impl := range ImplNames() {
+		restore := SetImpl(impl)
+		if haveKernel() {
+			for _, name := range []string{"latin1", "invalid1pct", "random"} {
+				src := textgen.Make(name, 64*(n-1)+128)
+				for _, p := range []string{"replace", "optu8"} {
+					tab := NewTable(specNamed(p).Spec)
+					dst := make([]byte, 64*n*tab.maxOut+tab.repairRoom())
+					b.Run("input="+name+"/policy="+p+"/impl="+impl, func(b *testing.B) {
+						b.SetBytes(64 * n)
+						b.ReportAllocs()
+						for b.Loop() {
+							st := state{first: -1, cleanMax: n + 1, jmax: len(dst) - tab.repairRoom()}
+							kernelBlocks(dst, src, n, tab, &st)
+						}
+					})
 				}
-			})
+			}
 		}
+		restore()
 	}
 }
 
 // TestRepairGODEBUG runs this test binary again with GODEBUG turning off
-// CPU features, and checks which implementation it picks: the kernel goes
-// with internal/valid's AVX-512 kernel, the AVX2 classification with its
-// AVX2 kernel.
+// CPU features, and checks which implementation it picks: the AVX-512
+// kernel goes with internal/valid's AVX-512 kernel, the AVX2 kernel with
+// its AVX2 kernel.
 func TestRepairGODEBUG(t *testing.T) {
 	if os.Getenv("REPAIR_PRINT_IMPL") != "" {
 		names := ImplNames()

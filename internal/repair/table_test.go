@@ -171,9 +171,10 @@ func dataLines(name string, b []byte) string {
 	return strings.Join(lines, "\n")
 }
 
-// avx2Consts returns the read-only data of classify_amd64.s, each constant
-// one byte in 32 lanes, from the encodings of the scalar values that bound
-// its range.
+// avx2Consts returns the read-only data of repair_avx2_amd64.s: the
+// classification's constants, each one byte in 32 lanes, from the
+// encodings of the scalar values that bound its range, and those of the
+// repair kernel's paths.
 func avx2Consts() map[string][]byte {
 	first := func(r rune) byte { var b [4]byte; utf8.EncodeRune(b[:], r); return b[0] }
 	second := func(r rune) byte { var b [4]byte; utf8.EncodeRune(b[:], r); return b[1] }
@@ -189,25 +190,37 @@ func avx2Consts() map[string][]byte {
 		"bC0": 0x80 + 0x40,         // one past the continuation bytes
 		"bA0": second(0xD7FF) + 1,  // one past ED's second bytes
 		"b90": second(0x10000),     // one past F4's second bytes, where F0's start
+		"bEE": first(0xEF80),       // the lead of what OPTU8 escapes
+		"bBD": second(0xEF80) - 1,  // below their second bytes
+		"two": cRest,
 	} {
 		t[name] = bytes.Repeat([]byte{b}, 32)
+	}
+	for i := range 64 {
+		t["iota"] = append(t["iota"], byte(i))
+	}
+	// expandD8: mask byte i/8 of each 32-bit lane for byte i of 32, with
+	// the middle 64-bit words swapped (VPERMQ $0xD8); bitsel: bit i%8.
+	for i := range 32 {
+		t["expandD8"] = append(t["expandD8"], []byte{0, 2, 1, 3}[i/8])
+		t["bitsel"] = append(t["bitsel"], 1<<(i%8))
 	}
 	return t
 }
 
-// TestAsmConstsAVX2 checks every constant of classify_amd64.s against
+// TestAsmConstsAVX2 checks every constant of repair_avx2_amd64.s against
 // avx2Consts, and that the file defines no other.
 func TestAsmConstsAVX2(t *testing.T) {
-	got := asmData(t, "classify_amd64.s")
+	got := asmData(t, "repair_avx2_amd64.s")
 	want := avx2Consts()
 	for name, w := range want {
 		if b := got[name]; string(b) != string(w) {
-			t.Errorf("classify_amd64.s: %s is\n% x\nwant\n% x\n%s", name, b, w, dataLines(name, w))
+			t.Errorf("repair_avx2_amd64.s: %s is\n% x\nwant\n% x\n%s", name, b, w, dataLines(name, w))
 		}
 	}
 	for name := range got {
 		if _, ok := want[name]; !ok {
-			t.Errorf("classify_amd64.s defines %s, which avx2Consts does not describe", name)
+			t.Errorf("repair_avx2_amd64.s defines %s, which avx2Consts does not describe", name)
 		}
 	}
 }
