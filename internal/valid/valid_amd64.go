@@ -297,13 +297,28 @@ func CopyPrefixBeforeEE(dst, src []byte) int {
 // that prefix if it is smaller: the valid text that holds no character
 // above U+FFFF.
 func PrefixBMP(p []byte) int {
-	if len(p) < minKernel || impl == implGeneric {
+	// The kernel is called here, as in Prefix.
+	var n int
+	if len(p) < minKernel {
 		return prefixBMPGeneric(p)
 	}
 	if i, ok := QuickPrefix(p); ok {
 		return i // only ASCII comes before i: no byte F0..FF
 	}
-	return kernelPrefix(p, bmp)
+	switch {
+	case impl == implAVX512:
+		n = validBMPAVX512(p)
+	case impl == implAVX2:
+		n = validBMPAVX2(p)
+	case impl == implPortable:
+		return prefixBMPPortable(p)
+	default:
+		return prefixBMPGeneric(p)
+	}
+	if n == len(p) {
+		return n
+	}
+	return finish(p, n, bmp)
 }
 
 // CopyPrefixBMP is CopyPrefix that stops where PrefixBMP does.

@@ -215,13 +215,18 @@ func CopyPrefixBeforeEE(dst, src []byte) int {
 // that prefix if it is smaller: the valid text that holds no character
 // above U+FFFF.
 func PrefixBMP(p []byte) int {
+	// The kernel is called here, as in Prefix.
 	if len(p) < minKernel || impl != implNEON {
 		return prefixBMPGeneric(p)
 	}
 	if i, ok := QuickPrefix(p); ok {
 		return i // only ASCII comes before i: no byte F0..FF
 	}
-	return kernelPrefix(p, bmp)
+	n := validBMPNEON(p)
+	if n == len(p) {
+		return n
+	}
+	return finish(p, n, bmp)
 }
 
 // CopyPrefixBMP is CopyPrefix that stops where PrefixBMP does.
