@@ -70,18 +70,20 @@ type core struct {
 	// plain is set when span is valid.Prefix: not under OPTU8, and not
 	// with NoNUL, WTF8 or BMPOnly.
 	plain bool
-	// stop is set when span is spanStop: under OPTU8, WTF8 or BMPOnly.
+	// stop is set when span is spanStop: under OPTU8 or WTF8.
 	stop bool
 	// ee is set under OPTU8, where spanStop's kernels stop at each EE.
 	ee bool
-	// quickSpan is set without StripBOM, NoNUL, OPTU8 and BMPOnly, where
-	// Span's short path serves valid input.
+	// bmp is set with BMPOnly but not under OPTU8, where the kernels
+	// stop at each byte F0..FF (valid.PrefixBMP).
+	bmp bool
+	// quickSpan is set without StripBOM, NoNUL and OPTU8, where Span's
+	// short path serves valid input.
 	quickSpan bool
-	// quick is set without NoNUL, StripBOM and BMPOnly, where
-	// Transform's short path serves valid input; quickHigh is the same
-	// with BMPOnly, which has a short path of its own.
-	quick, quickHigh bool
-	tab              *repair.Table
+	// quick is set without NoNUL and StripBOM, and not under OPTU8 with
+	// BMPOnly, where Transform's short path serves valid input.
+	quick bool
+	tab   *repair.Table
 }
 
 // init sets up c in place for policy p and opts.
@@ -101,11 +103,11 @@ func (c *core) init(p Policy, opts []Option) {
 func (c *core) setPaths() {
 	p := c.policy
 	c.ee = p == OPTU8
-	c.stop = c.ee || c.o.wtf8 || c.o.bmpOnly
-	c.plain = !c.stop && !c.o.noNUL
-	c.quick = !c.o.noNUL && !c.o.stripBOM && !c.o.bmpOnly
-	c.quickHigh = !c.o.noNUL && !c.o.stripBOM && c.o.bmpOnly
-	c.quickSpan = c.quick && p != OPTU8
+	c.bmp = c.o.bmpOnly && !c.ee
+	c.stop = c.ee || c.o.wtf8
+	c.plain = !c.stop && !c.o.noNUL && !c.o.bmpOnly
+	c.quick = !c.o.noNUL && !c.o.stripBOM && !(c.ee && c.o.bmpOnly)
+	c.quickSpan = c.quick && !c.ee
 }
 
 // denseWindow is how far span looks with the Go scanner after an
@@ -142,8 +144,11 @@ func (c *core) span(p []byte, dense bool) int {
 			p = p[:n]
 		}
 	}
-	if c.stop {
+	switch {
+	case c.stop:
 		return c.spanStop(nil, p)
+	case c.bmp:
+		return c.cutNUL(p, valid.PrefixBMP(p))
 	}
 	return c.cutNUL(p, valid.Prefix(p))
 }
@@ -152,20 +157,25 @@ func (c *core) span(p []byte, dense bool) int {
 // as valid.CopyPrefix does: len(dst) must be at least len(p), and the bytes
 // of dst after the prefix are unspecified.
 func (c *core) copySpan(dst, p []byte) int {
-	if c.stop {
+	switch {
+	case c.stop:
 		return c.spanStop(dst, p)
+	case c.bmp:
+		return c.cutNUL(p, valid.CopyPrefixBMP(dst, p))
 	}
 	return c.cutNUL(p, valid.CopyPrefix(dst, p))
 }
 
-// spanStop is span under OPTU8, WTF8 or BMPOnly. Under OPTU8 the kernels
-// that stop at each EE serve it, and it steps over the EE sequences that
-// OPTU8 copies; under WTF8 it steps over the lone surrogates, at which the
-// kernels stop as at any ill-formed byte; under BMPOnly it looks no further
-// than the first byte F0..FF. With dst it also copies, as copySpan does.
+// spanStop is span under OPTU8 or WTF8. Under OPTU8 the kernels that stop
+// at each EE serve it, and it steps over the EE sequences that OPTU8
+// copies; under WTF8 it steps over the lone surrogates, at which the
+// kernels stop as at any ill-formed byte. With BMPOnly it stops at the
+// first byte F0..FF too: under WTF8 through the kernels that stop there,
+// under OPTU8, where that is rare, by looking no further. With dst it also
+// copies, as copySpan does.
 func (c *core) spanStop(dst, p []byte) int {
 	whole := p
-	if c.o.bmpOnly {
+	if c.ee && c.o.bmpOnly {
 		// Before the validation, which then stops there at the latest:
 		// a character above U+FFFF ends the span, and the bytes F5..FF
 		// are ill-formed.
@@ -174,14 +184,18 @@ func (c *core) spanStop(dst, p []byte) int {
 	n := 0
 	for {
 		switch {
-		case c.policy != OPTU8 && dst == nil:
-			n += valid.Prefix(p[n:])
-		case c.policy != OPTU8:
-			n += valid.CopyPrefix(dst[n:], p[n:])
-		case dst == nil:
+		case c.ee && dst == nil:
 			n += valid.PrefixBeforeEE(p[n:])
-		default:
+		case c.ee:
 			n += valid.CopyPrefixBeforeEE(dst[n:], p[n:])
+		case c.bmp && dst == nil:
+			n += valid.PrefixBMP(p[n:])
+		case c.bmp:
+			n += valid.CopyPrefixBMP(dst[n:], p[n:])
+		case dst == nil:
+			n += valid.Prefix(p[n:])
+		default:
+			n += valid.CopyPrefix(dst[n:], p[n:])
 		}
 		if n+3 > len(p) || !c.copies(whole[n:]) {
 			break

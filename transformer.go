@@ -110,52 +110,52 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		// The first pass of the loop below for the common case, short
 		// input that is mostly valid, with one call fewer for each
 		// layer: at 64 bytes each costs as much as the kernel's work.
-		// Without NoNUL and BMPOnly, span is valid.Prefix, or under
-		// OPTU8 and WTF8 spanStop. The kernel is called from this frame
-		// where there is one (at 64 bytes one frame on the way costs a
-		// tenth of the time).
+		// Without NoNUL, span is valid.Prefix, with BMPOnly
+		// valid.PrefixBMP, or under OPTU8 and WTF8 spanStop. The kernel
+		// is called from this frame where there is one (at 64 bytes
+		// one frame on the way costs a tenth of the time).
 		var ok bool
 		if nSrc, ok = valid.QuickCopy(dst, src); !ok {
-			if !t.c.ee {
-				nSrc, ok = valid.KernelCopy(dst, src)
-			} else {
+			switch {
+			case t.c.ee:
 				nSrc, ok = valid.KernelCopyBeforeEE(dst, src)
+			case t.c.bmp:
+				nSrc, ok = valid.KernelCopyBMP(dst, src)
+			default:
+				nSrc, ok = valid.KernelCopy(dst, src)
 			}
 			switch {
 			case ok && nSrc == len(src):
 				t.off += int64(nSrc)
 				return nSrc, nSrc, nil
-			case ok && !t.c.ee:
-				nSrc = valid.CopyFinish(dst, src, nSrc)
-			case ok:
+			case ok && t.c.ee:
 				nSrc = valid.CopyFinishBeforeEE(dst, src, nSrc)
-			case !t.c.ee:
-				nSrc = valid.CopyPrefix(dst, src)
-			default:
+			case ok && t.c.bmp:
+				nSrc = valid.CopyFinishBMP(dst, src, nSrc)
+			case ok:
+				nSrc = valid.CopyFinish(dst, src, nSrc)
+			case t.c.ee:
 				nSrc = valid.CopyPrefixBeforeEE(dst, src)
+			case t.c.bmp:
+				nSrc = valid.CopyPrefixBMP(dst, src)
+			default:
+				nSrc = valid.CopyPrefix(dst, src)
 			}
-		}
-		if nSrc < len(src) && !t.c.plain && (src[nSrc] == 0xEE || src[nSrc] == 0xED) {
-			// spanStop's first pass, which it goes on from at an EE
-			// that OPTU8 copies or a lone surrogate under WTF8. (At
-			// any other byte it would stop at once: the first pass
-			// ended at an ill-formed unit.)
-			nSrc += t.c.spanStop(dst[nSrc:], src[nSrc:])
-		}
-		if nSrc == len(src) {
-			// With the hint clear and nothing after the run, noteRun
-			// has nothing to do.
-			t.off += int64(nSrc)
-			return nSrc, nSrc, nil
-		}
-		nDst = nSrc
-		t.noteRun(nSrc, len(src)-nSrc)
-	} else if t.c.quickHigh && !t.dense && len(dst) >= len(src) && len(src) <= spanChunk {
-		// The same under BMPOnly, whose spanStop first finds the first
-		// byte F0..FF.
-		if nSrc = t.c.spanStop(dst, src); nSrc == len(src) {
-			t.off += int64(nSrc)
-			return nSrc, nSrc, nil
+			// Where QuickCopy finds the answer, src[nSrc] starts no
+			// sequence: neither of these can hold.
+			if nSrc < len(src) && t.c.stop && (src[nSrc] == 0xEE || src[nSrc] == 0xED) {
+				// spanStop's first pass, which it goes on from at an
+				// EE that OPTU8 copies or a lone surrogate under WTF8.
+				// (At any other byte it would stop at once: the first
+				// pass ended at an ill-formed unit.)
+				nSrc += t.c.spanStop(dst[nSrc:], src[nSrc:])
+			}
+			if nSrc == len(src) {
+				// With the hint clear and nothing after the run,
+				// noteRun has nothing to do.
+				t.off += int64(nSrc)
+				return nSrc, nSrc, nil
+			}
 		}
 		nDst = nSrc
 		t.noteRun(nSrc, len(src)-nSrc)
@@ -338,9 +338,9 @@ func (t *Transformer) record(off int64, b []byte) {
 // returns errPanicked from the general path.
 func (t *Transformer) callback(off int64, b []byte) {
 	c := t.c
-	t.broken, t.c.quick, t.c.quickHigh, t.c.quickSpan = true, false, false, false
+	t.broken, t.c.quick, t.c.quickSpan = true, false, false
 	t.c.o.onInvalid(Error{Offset: off, Bytes: bytes.Clone(b)})
-	t.broken, t.c.quick, t.c.quickHigh, t.c.quickSpan = false, c.quick, c.quickHigh, c.quickSpan
+	t.broken, t.c.quick, t.c.quickSpan = false, c.quick, c.quickSpan
 }
 
 // canRepair reports whether the block repairer can serve t, looking up its
@@ -395,25 +395,33 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 		// call fewer and no more than it needs: on short input each
 		// call and each test costs as much as the kernel's work. With
 		// the hint clear and nothing after the run, noteRun has
-		// nothing to do. Under WTF8, span is spanStop, whose first
-		// pass this is, as in Transform.
-		// Where QuickPrefix finds the answer, src[n] starts no
-		// sequence: it is neither the end of src nor an ED that WTF8
+		// nothing to do. With BMPOnly, span is valid.PrefixBMP; under
+		// WTF8 it is spanStop, whose first pass this is, as in
+		// Transform. Where QuickPrefix finds the answer, src[n] starts
+		// no sequence: it is neither the end of src nor an ED that WTF8
 		// goes on from.
 		var ok bool
 		if n, ok = valid.QuickPrefix(src); !ok {
 			// The kernel is called from this frame, as in Transform.
-			n, ok = valid.KernelPrefix(src)
+			if !t.c.bmp {
+				n, ok = valid.KernelPrefix(src)
+			} else {
+				n, ok = valid.KernelPrefixBMP(src)
+			}
 			switch {
 			case ok && n == len(src):
 				t.off += int64(n)
 				return n, nil
-			case ok:
+			case ok && !t.c.bmp:
 				n = valid.Finish(src, n)
-			default:
+			case ok:
+				n = valid.FinishBMP(src, n)
+			case !t.c.bmp:
 				n = valid.Prefix(src)
+			default:
+				n = valid.PrefixBMP(src)
 			}
-			if n < len(src) && !t.c.plain && src[n] == 0xED {
+			if n < len(src) && t.c.stop && src[n] == 0xED {
 				n += t.c.spanStop(nil, src[n:])
 			}
 			if n == len(src) {

@@ -44,6 +44,10 @@ func neonTables() map[string][]byte {
 	}
 	leadEE := append([]byte(nil), lead...)
 	leadEE[ee-0xC0] |= neonOverlong3 | neonSurrogate // EE: stop whatever follows
+	leadBMP := append([]byte(nil), lead...)
+	for b := 0xF0; b <= 0xF4; b++ { // F0..F4: stop whatever follows
+		leadBMP[b-0xC0] |= neonTooLarge | neonOverlong4
+	}
 	curHigh := make([]byte, 16)
 	for n := range curHigh {
 		switch {
@@ -65,7 +69,7 @@ func neonTables() map[string][]byte {
 			}
 		}
 	}
-	return map[string][]byte{"lead": lead, "leadEE": leadEE, "curHigh": curHigh}
+	return map[string][]byte{"lead": lead, "leadEE": leadEE, "leadBMP": leadBMP, "curHigh": curHigh}
 }
 
 // TestNEONTables checks the bytes of the tables in valid_arm64.s against
@@ -96,11 +100,9 @@ var neonTab = neonTables()
 // valid_arm64.s do with the tables of neonTables, and returns the n they
 // return: the first byte that shows an error, or len(p) if there is none
 // and p does not end inside a sequence, or len(p)-1 if it does.
-func neonModel(p []byte, beforeEE bool) int {
-	lead, curHigh := neonTab["lead"], neonTab["curHigh"]
-	if beforeEE {
-		lead = neonTab["leadEE"]
-	}
+func neonModel(p []byte, v variant) int {
+	lead := neonTab[map[variant]string{plain: "lead", beforeEE: "leadEE", bmp: "leadBMP"}[v]]
+	curHigh := neonTab["curHigh"]
 	at := func(i int) byte { // zeros before p
 		if i < 0 {
 			return 0
@@ -146,8 +148,9 @@ func TestNEONModel(t *testing.T) {
 			name    string
 			n, want int
 		}{
-			{"neonModel", neonModel(p, false), prefixGeneric(p)},
-			{"neonModel BeforeEE", neonModel(p, true), prefixBeforeEEGeneric(p)},
+			{"neonModel", neonModel(p, plain), prefixGeneric(p)},
+			{"neonModel BeforeEE", neonModel(p, beforeEE), prefixBeforeEEGeneric(p)},
+			{"neonModel BMP", neonModel(p, bmp), prefixBMPGeneric(p)},
 		} {
 			if c.n == len(p) && c.want != len(p) || c.n < len(p) && (c.n < c.want || c.n > c.want+3) {
 				t.Fatalf("%s(%q) = %d; want %d to %d", c.name, p, c.n, c.want, c.want+3)

@@ -29,7 +29,7 @@ const (
 // valid_amd64.s, built from what the nibble says of a byte, and
 // incompleteMax.
 func lookupTables() map[string][]byte {
-	var prevHigh, prevLow, prevLowEE, curHigh [16]byte
+	var prevHigh, prevLow, prevLowEE, prevLowBMP, curHigh [16]byte
 	for n := range 16 {
 		// The high nibble of the earlier byte: what it can start.
 		switch {
@@ -70,6 +70,10 @@ func lookupTables() map[string][]byte {
 		if n == 0xE { // EE: stop before it, whatever follows
 			prevLowEE[n] |= overlong3 | surrogate
 		}
+		prevLowBMP[n] = prevLow[n]
+		if n <= 0x4 { // F0..F4: stop before them, whatever follows
+			prevLowBMP[n] |= tooLarge | overlong4
+		}
 
 		// The high nibble of the later byte.
 		switch {
@@ -102,6 +106,7 @@ func lookupTables() map[string][]byte {
 		"prevHigh":      prevHigh[:],
 		"prevLow":       prevLow[:],
 		"prevLowEE":     prevLowEE[:],
+		"prevLowBMP":    prevLowBMP[:],
 		"curHigh":       curHigh[:],
 		"incompleteMax": incompleteMax,
 	}
@@ -186,12 +191,9 @@ func tableLine(name string, b []byte) string {
 // and p does not end inside a sequence, or len(p)-1 if it does.
 // (The kernels may stop short of a flag in the last bytes of short input,
 // which checkKernel allows for.)
-func modelPrefix(p []byte, beforeEE bool) int {
+func modelPrefix(p []byte, v variant) int {
 	tab := lookupTables()
-	low := tab["prevLow"]
-	if beforeEE {
-		low = tab["prevLowEE"]
-	}
+	low := tab[map[variant]string{plain: "prevLow", beforeEE: "prevLowEE", bmp: "prevLowBMP"}[v]]
 	at := func(i int) byte { // zeros before p
 		if i < 0 {
 			return 0
@@ -239,7 +241,8 @@ func TestLookupModel(t *testing.T) {
 		inputs = append(inputs, p)
 	}
 	for _, p := range inputs {
-		checkKernel(t, "modelPrefix", modelPrefix(p, false), p, prefixGeneric(p))
-		checkKernel(t, "modelPrefix BeforeEE", modelPrefix(p, true), p, prefixBeforeEEGeneric(p))
+		checkKernel(t, "modelPrefix", modelPrefix(p, plain), p, prefixGeneric(p))
+		checkKernel(t, "modelPrefix BeforeEE", modelPrefix(p, beforeEE), p, prefixBeforeEEGeneric(p))
+		checkKernel(t, "modelPrefix BMP", modelPrefix(p, bmp), p, prefixBMPGeneric(p))
 	}
 }

@@ -8,12 +8,14 @@
 // Prefix and CopyPrefix do the whole job. The rest lets a hot caller call a
 // kernel from its own frame: QuickPrefix and QuickCopy find the answer in
 // the first 8 bytes where binary data gives it away, KernelPrefix,
-// KernelCopy and KernelCopyBeforeEE call the kernel where there is one, and
-// Finish, CopyFinish and CopyFinishBeforeEE finish in Go where a kernel
+// KernelCopy and their variants call the kernel where there is one, and
+// Finish, CopyFinish and their variants finish in Go where a kernel
 // stopped short. All of these are small enough to be inlined.
 //
 // The BeforeEE variants also stop at each EE byte, the lead byte of
-// U+E000..U+EFFF, where OPTU8's escape range lies.
+// U+E000..U+EFFF, where OPTU8's escape range lies. The BMP variants also
+// stop at each byte F0..FF: the valid prefix they find holds only
+// characters of the Basic Multilingual Plane, up to U+FFFF.
 package valid
 
 import (
@@ -28,6 +30,16 @@ const (
 	as = 0xF1 // ASCII: a sequence of one byte
 	xx = 0xF0 // never the first byte of a sequence: 80..C1, F5..FF
 )
+
+// firstBMP is first with the lead bytes of 4-byte sequences, F0..F4, as
+// bytes that start no sequence: the first-byte table of the BMP variants.
+var firstBMP = func() [256]uint8 {
+	t := first
+	for c := 0xF0; c <= 0xF4; c++ {
+		t[c] = xx
+	}
+	return t
+}()
 
 // acceptRange is the range the second byte of a sequence must fall in.
 type acceptRange struct{ lo, hi uint8 }
@@ -82,6 +94,17 @@ func Lead(b byte) (size int, lo, hi byte) {
 	return int(x & 7), ar.lo, ar.hi
 }
 
+// variant says where a function stops in valid input: plain ones only at
+// its end, beforeEE ones also at each EE, bmp ones also at each byte
+// F0..FF.
+type variant uint8
+
+const (
+	plain variant = iota
+	beforeEE
+	bmp
+)
+
 // ee is where the BeforeEE variants stop even in valid input: EE leads the
 // sequences of OPTU8's escape range (U+EF80 to U+EFFF), which OPTU8 must
 // escape, and of the rest of U+E000 to U+EFFF, which it copies.
@@ -98,8 +121,9 @@ func cutEE(p []byte, n int) int {
 // QuickPrefix returns Prefix(p) and true where a byte among the first 8 of
 // p starts no sequence and comes after only ASCII, and false otherwise or
 // where p is shorter than 8 bytes. It costs no call: a kernel's call costs
-// more than its work where binary data stops it within a few bytes. No EE
-// comes before such an n, so it is PrefixBeforeEE(p) too.
+// more than its work where binary data stops it within a few bytes. Only
+// ASCII comes before such an n, so it is PrefixBeforeEE(p) and PrefixBMP(p)
+// too.
 func QuickPrefix(p []byte) (n int, ok bool) {
 	if len(p) < 8 {
 		return 0, false
@@ -112,7 +136,7 @@ func QuickPrefix(p []byte) (n int, ok bool) {
 	return 0, false
 }
 
-// QuickCopy is QuickPrefix for CopyPrefix and CopyPrefixBeforeEE: where it
+// QuickCopy is QuickPrefix for CopyPrefix and its variants: where it
 // finds the answer, it copies the bytes before it too, as the first 8
 // bytes of src. len(dst) must be at least len(src).
 func QuickCopy(dst, src []byte) (n int, ok bool) {
@@ -124,28 +148,41 @@ func QuickCopy(dst, src []byte) (n int, ok bool) {
 }
 
 // Finish returns Prefix(p) where KernelPrefix returned n < len(p) for p.
-func Finish(p []byte, n int) int { return finish(p, n, false) }
+func Finish(p []byte, n int) int { return finish(p, n, plain) }
+
+// FinishBMP returns PrefixBMP(p) where KernelPrefixBMP returned n < len(p)
+// for p.
+func FinishBMP(p []byte, n int) int { return finish(p, n, bmp) }
 
 // CopyFinish returns CopyPrefix(dst, src) where KernelCopy returned n <
 // len(src) for src, having copied src[:n] to dst.
-func CopyFinish(dst, src []byte, n int) int { return copyFinish(dst, src, n, false) }
+func CopyFinish(dst, src []byte, n int) int { return copyFinish(dst, src, n, plain) }
 
 // CopyFinishBeforeEE returns CopyPrefixBeforeEE(dst, src) where
 // KernelCopyBeforeEE returned n < len(src) for src, having copied src[:n]
 // to dst.
-func CopyFinishBeforeEE(dst, src []byte, n int) int { return copyFinish(dst, src, n, true) }
+func CopyFinishBeforeEE(dst, src []byte, n int) int { return copyFinish(dst, src, n, beforeEE) }
 
-// finish finishes in Go after a kernel returned n < len(p): it backs up to
-// the start of the sequence that holds p[n-1], at most 3 continuation
-// bytes, and validates from there, which stops at the error within a block
-// or so. After a kernel that stops before EE (beforeEE), p[:n-1] holds no
-// EE either. Where p[n-1] is EE (the kernels flag the byte after each EE),
-// nothing before it was flagged, so p[:n-1] is the answer; where p[n] is EE
-// the answer is at most n; elsewhere it is cut at an EE in the few bytes
-// from n on.
-func finish(p []byte, n int, beforeEE bool) int {
+// CopyFinishBMP returns CopyPrefixBMP(dst, src) where KernelCopyBMP
+// returned n < len(src) for src, having copied src[:n] to dst.
+func CopyFinishBMP(dst, src []byte, n int) int { return copyFinish(dst, src, n, bmp) }
+
+// finish finishes in Go after a kernel of variant v returned n < len(p):
+// it backs up to the start of the sequence that holds p[n-1], at most 3
+// continuation bytes, and validates from there, which stops at the error
+// within a block or so.
+//
+// The kernels of the other variants flag the byte after each byte where
+// they stop (EE, or F0..FF), and nothing before it, so that p[:n-1] holds
+// no such byte. After a bmp kernel the scan in Go stops at such a byte as
+// at an error, within the few bytes from the start of the sequence. After
+// a beforeEE kernel, where p[n-1] is EE, p[:n-1] is the answer; where p[n]
+// is EE the answer is at most n; elsewhere it is cut at an EE in the few
+// bytes from n on.
+func finish(p []byte, n int, v variant) int {
 	i := seqStart(p, n)
-	if !beforeEE {
+	switch v {
+	case plain:
 		// The few ASCII bytes before the sequence at fault a byte at
 		// a time: prefixGeneric's word would cost more than it saves,
 		// as each load on the way waits for the one before.
@@ -156,6 +193,8 @@ func finish(p []byte, n int, beforeEE bool) int {
 			return i // a byte that starts no sequence, as in random bytes
 		}
 		return i + prefixGeneric(p[i:])
+	case bmp:
+		return i + prefixBMPGeneric(p[i:])
 	}
 	if n > 0 && p[n-1] == ee {
 		return n - 1
@@ -173,12 +212,12 @@ func finish(p []byte, n int, beforeEE bool) int {
 
 // copyFinish is finish for the copying kernels, which copied src[:n] to
 // dst: it copies the rest of the answer too.
-func copyFinish(dst, src []byte, n int, beforeEE bool) int {
+func copyFinish(dst, src []byte, n int, v variant) int {
 	// The kernel copied src[:n], and i <= n. The answer m can be greater
 	// than n where a kernel leaves the last bytes of a short input to Go,
 	// so copy all of src[i:m]: a few bytes.
 	i := seqStart(src, n)
-	m := finish(src, n, beforeEE)
+	m := finish(src, n, v)
 	copy(dst[i:m], src[i:m])
 	return m
 }
@@ -200,9 +239,8 @@ func seqStart(p []byte, n int) int {
 // implInfo names an implementation and tells whether this machine supports
 // it. Each platform's file lists its implementations in impls, "generic"
 // first, and keeps the index of the one in use in impl; the dispatchers
-// switch on impl. valid, copyValid, validBeforeEE and copyValidBeforeEE are
-// the kernels (nil for generic), there so that tests can run each one
-// directly.
+// switch on impl. valid, copyValid and their variants are the kernels (nil
+// where there are none), there so that tests can run each one directly.
 type implInfo struct {
 	name              string
 	supported         bool
@@ -210,6 +248,8 @@ type implInfo struct {
 	copyValid         func(dst, src []byte) int
 	validBeforeEE     func(p []byte) int
 	copyValidBeforeEE func(dst, src []byte) int
+	validBMP          func(p []byte) int
+	copyValidBMP      func(dst, src []byte) int
 }
 
 // ImplNames returns the names of the implementations that this machine

@@ -26,8 +26,8 @@ var (
 var impls = []implInfo{
 	implGeneric:  {name: "generic", supported: true},
 	implPortable: {name: "portable", supported: true},
-	implAVX2:     {"avx2", useAVX2, validAVX2, copyValidAVX2, validBeforeEEAVX2, copyValidBeforeEEAVX2},
-	implAVX512:   {"avx512", useAVX512, validAVX512, copyValidAVX512, validBeforeEEAVX512, copyValidBeforeEEAVX512},
+	implAVX2:     {"avx2", useAVX2, validAVX2, copyValidAVX2, validBeforeEEAVX2, copyValidBeforeEEAVX2, validBMPAVX2, copyValidBMPAVX2},
+	implAVX512:   {"avx512", useAVX512, validAVX512, copyValidAVX512, validBeforeEEAVX512, copyValidBeforeEEAVX512, validBMPAVX512, copyValidBMPAVX512},
 }
 
 // impl is the implementation in use: the fastest one supported.
@@ -91,6 +91,23 @@ func copyValidBeforeEEAVX2(dst, src []byte) int
 //go:noescape
 func copyValidBeforeEEAVX512(dst, src []byte) int
 
+// validBMPAVX2, validBMPAVX512, copyValidBMPAVX2 and copyValidBMPAVX512
+// are the kernels above that also stop at every byte F0..FF. They flag the
+// byte after it, through a variant of a lookup table at no cost per block,
+// so that the n they return is at most one past the first (see finish).
+//
+//go:noescape
+func validBMPAVX2(p []byte) int
+
+//go:noescape
+func validBMPAVX512(p []byte) int
+
+//go:noescape
+func copyValidBMPAVX2(dst, src []byte) int
+
+//go:noescape
+func copyValidBMPAVX512(dst, src []byte) int
+
 // KernelPrefix returns the AVX-512 kernel's n for p and true where Prefix
 // would call that kernel, and false elsewhere. n == len(p) means that all
 // of p is valid; otherwise the caller finishes with Finish. It is small
@@ -124,6 +141,24 @@ func KernelCopyBeforeEE(dst, src []byte) (n int, ok bool) {
 	return copyValidBeforeEEAVX512(dst[:len(src)], src), true
 }
 
+// KernelPrefixBMP is KernelPrefix for PrefixBMP; the caller finishes with
+// FinishBMP.
+func KernelPrefixBMP(p []byte) (n int, ok bool) {
+	if impl != implAVX512 || len(p) < minKernel {
+		return 0, false
+	}
+	return validBMPAVX512(p), true
+}
+
+// KernelCopyBMP is KernelPrefix for CopyPrefixBMP; the caller finishes
+// with CopyFinishBMP.
+func KernelCopyBMP(dst, src []byte) (n int, ok bool) {
+	if impl != implAVX512 || len(src) < minKernel {
+		return 0, false
+	}
+	return copyValidBMPAVX512(dst[:len(src)], src), true
+}
+
 // Prefix returns the length of the longest prefix of p made of complete,
 // well-formed UTF-8 sequences.
 func Prefix(p []byte) int {
@@ -149,32 +184,37 @@ func Prefix(p []byte) int {
 	if n == len(p) {
 		return n
 	}
-	return finish(p, n, false)
+	return finish(p, n, plain)
 }
 
-// kernelPrefix runs the kernel of impl on p, whatever its length, the one
-// that stops before EE if beforeEE is set, and finishes in Go where it
-// stopped.
-func kernelPrefix(p []byte, beforeEE bool) int {
+// kernelPrefix runs the kernel of impl and variant v on p, whatever its
+// length, and finishes in Go where it stopped.
+func kernelPrefix(p []byte, v variant) int {
 	var n int
 	switch {
-	case impl == implAVX512 && beforeEE:
+	case impl == implAVX512 && v == beforeEE:
 		n = validBeforeEEAVX512(p)
+	case impl == implAVX512 && v == bmp:
+		n = validBMPAVX512(p)
 	case impl == implAVX512:
 		n = validAVX512(p)
-	case impl == implAVX2 && beforeEE:
+	case impl == implAVX2 && v == beforeEE:
 		n = validBeforeEEAVX2(p)
+	case impl == implAVX2 && v == bmp:
+		n = validBMPAVX2(p)
 	case impl == implAVX2:
 		n = validAVX2(p)
-	case impl == implPortable && beforeEE:
+	case impl == implPortable && v == beforeEE:
 		return prefixBeforeEEPortable(p)
+	case impl == implPortable && v == bmp:
+		return prefixBMPPortable(p)
 	case impl == implPortable:
 		return prefixPortable(p)
 	}
 	if n == len(p) {
 		return n
 	}
-	return finish(p, n, beforeEE)
+	return finish(p, n, v)
 }
 
 // CopyPrefix copies the longest prefix of src made of complete,
@@ -208,7 +248,7 @@ func CopyPrefix(dst, src []byte) int {
 	if n == len(src) {
 		return n
 	}
-	return copyFinish(dst, src, n, false)
+	return copyFinish(dst, src, n, plain)
 }
 
 // PrefixBeforeEE returns Prefix(p), or the offset of the first EE in that
@@ -221,7 +261,7 @@ func PrefixBeforeEE(p []byte) int {
 	if i, ok := QuickPrefix(p); ok {
 		return i // only ASCII comes before i: no EE
 	}
-	return kernelPrefix(p, true)
+	return kernelPrefix(p, beforeEE)
 }
 
 // CopyPrefixBeforeEE is CopyPrefix that stops where PrefixBeforeEE does.
@@ -250,5 +290,62 @@ func CopyPrefixBeforeEE(dst, src []byte) int {
 	if n == len(src) {
 		return n
 	}
-	return copyFinish(dst, src, n, true)
+	return copyFinish(dst, src, n, beforeEE)
+}
+
+// PrefixBMP returns Prefix(p), or the offset of the first byte F0..FF in
+// that prefix if it is smaller: the valid text that holds no character
+// above U+FFFF.
+func PrefixBMP(p []byte) int {
+	// The kernel is called here, as in Prefix.
+	var n int
+	if len(p) < minKernel {
+		return prefixBMPGeneric(p)
+	}
+	if i, ok := QuickPrefix(p); ok {
+		return i // only ASCII comes before i: no byte F0..FF
+	}
+	switch {
+	case impl == implAVX512:
+		n = validBMPAVX512(p)
+	case impl == implAVX2:
+		n = validBMPAVX2(p)
+	case impl == implPortable:
+		return prefixBMPPortable(p)
+	default:
+		return prefixBMPGeneric(p)
+	}
+	if n == len(p) {
+		return n
+	}
+	return finish(p, n, bmp)
+}
+
+// CopyPrefixBMP is CopyPrefix that stops where PrefixBMP does.
+func CopyPrefixBMP(dst, src []byte) int {
+	// The kernel is called here, as in CopyPrefix.
+	var n int
+	switch {
+	case len(src) < minKernel:
+		return copyPrefixBMPGeneric(dst, src)
+	case len(dst) < len(src):
+		panic("valid: CopyPrefixBMP: dst shorter than src")
+	}
+	if i, ok := QuickCopy(dst, src); ok {
+		return i // only ASCII comes before i: no byte F0..FF
+	}
+	switch {
+	case impl == implAVX512:
+		n = copyValidBMPAVX512(dst, src)
+	case impl == implAVX2:
+		n = copyValidBMPAVX2(dst, src)
+	case impl == implPortable:
+		return copyPrefixBMPPortable(dst, src)
+	default:
+		return copyPrefixBMPGeneric(dst, src)
+	}
+	if n == len(src) {
+		return n
+	}
+	return copyFinish(dst, src, n, bmp)
 }

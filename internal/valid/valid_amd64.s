@@ -75,6 +75,23 @@ TABLE(prevLow<>, $0xcbcbcb8b8383a3e7, $0xcbcbdbcbcbcbcbcb)
 // these kernels return is at most one past the first EE.
 TABLE(prevLowEE<>, $0xcbcbcb8b8383a3e7, $0xcbdfdbcbcbcbcbcb)
 
+// prevLowBMP, prevLow for the kernels that stop before each byte F0..FF,
+// has 0..4 with TooLarge|Overlong4 (48) too: the bits that prevHigh has
+// only for a high nibble F, and of which curHigh has one for each
+// continuation byte (Overlong4 for 8x, TooLarge for 9x..Bx), so that F0..F4
+// followed by a continuation byte show an error at the byte after the
+// lead, as F0..F4 followed by anything else and F5..FF do already:
+//
+//	0     Carry|Overlong3|Overlong2|TooLarge|Overlong4  ef
+//	1     Carry|Overlong2|TooLarge|Overlong4            eb
+//	2..C  Carry|TooLarge|Overlong4                      cb
+//	D     Carry|TooLarge|Overlong4|Surrogate            db
+//	E..F  Carry|TooLarge|Overlong4                      cb
+//
+// The stop costs nothing per block, and the n these kernels return is at
+// most one past the first byte F0..FF.
+TABLE(prevLowBMP<>, $0xcbcbcbcbcbcbebef, $0xcbcbdbcbcbcbcbcb)
+
 // curHigh, by the high nibble of the later byte:
 //
 //	0..7  TooShort                                        01
@@ -188,6 +205,11 @@ GLOBL incompleteMax<>(SB), RODATA|NOPTR, $64
 #define SETUPSTOP2_EE \
 	VMOVDQU prevLowEE<>(SB), Y13
 
+// SETUPSTOP2_BMP makes CHECK2 flag the byte after every byte F0..FF
+// (prevLowBMP).
+#define SETUPSTOP2_BMP \
+	VMOVDQU prevLowBMP<>(SB), Y13
+
 // func validAVX2(p []byte) int
 // Requires AVX2.
 TEXT ·validAVX2(SB), NOSPLIT, $0-32
@@ -237,6 +259,33 @@ TEXT ·copyValidBeforeEEAVX2(SB), NOSPLIT, $0-56
 #define STORE2(reg, off) VMOVDQU reg, off(DI)(AX*1)
 #define ASCII2 ASCII2_COPY
 #define SETUPSTOP2 SETUPSTOP2_EE
+#include "valid2_amd64.h"
+	MOVQ AX, ret+48(FP)
+	RET
+
+// func validBMPAVX2(p []byte) int
+// Requires AVX2. It is validAVX2 that also flags the byte after every byte
+// F0..FF (prevLowBMP).
+TEXT ·validBMPAVX2(SB), NOSPLIT, $0-32
+	MOVQ p_base+0(FP), SI
+	MOVQ p_len+8(FP), DX
+#define STORE2(reg, off)
+#define ASCII2 ASCII2_VALID
+#define SETUPSTOP2 SETUPSTOP2_BMP
+#include "valid2_amd64.h"
+	MOVQ AX, ret+24(FP)
+	RET
+
+// func copyValidBMPAVX2(dst, src []byte) int
+// Requires AVX2. It is copyValidAVX2 that also flags the byte after every
+// byte F0..FF (prevLowBMP).
+TEXT ·copyValidBMPAVX2(SB), NOSPLIT, $0-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), DX
+#define STORE2(reg, off) VMOVDQU reg, off(DI)(AX*1)
+#define ASCII2 ASCII2_COPY
+#define SETUPSTOP2 SETUPSTOP2_BMP
 #include "valid2_amd64.h"
 	MOVQ AX, ret+48(FP)
 	RET
@@ -312,6 +361,11 @@ TEXT ·copyValidBeforeEEAVX2(SB), NOSPLIT, $0-56
 #define SETUPSTOP4_EE \
 	VMOVDQU64 prevLowEE<>(SB), Z30
 
+// SETUPSTOP4_BMP makes CHECK4 flag the byte after every byte F0..FF
+// (prevLowBMP).
+#define SETUPSTOP4_BMP \
+	VMOVDQU64 prevLowBMP<>(SB), Z30
+
 // func validAVX512(p []byte) int
 // Requires AVX2, AVX-512 F, BW and VBMI, and BMI2. It returns the offset
 // of the first byte flagged in an error, or len(p).
@@ -367,6 +421,35 @@ TEXT ·copyValidBeforeEEAVX512(SB), NOSPLIT, $0-56
 #define STOREMASK4 VMOVDQU8 Z0, K2, (DI)
 #define ASCII4 ASCII4_COPY
 #define SETUPSTOP4 SETUPSTOP4_EE
+#include "valid4_amd64.h"
+	MOVQ AX, ret+48(FP)
+	RET
+
+// func validBMPAVX512(p []byte) int
+// Requires what validAVX512 requires. It is validAVX512 that also flags
+// the byte after every byte F0..FF (prevLowBMP).
+TEXT ·validBMPAVX512(SB), NOSPLIT, $0-32
+	MOVQ p_base+0(FP), SI
+	MOVQ p_len+8(FP), DX
+#define STORE4(reg, off)
+#define STOREMASK4
+#define ASCII4 ASCII4_VALID
+#define SETUPSTOP4 SETUPSTOP4_BMP
+#include "valid4_amd64.h"
+	MOVQ AX, ret+24(FP)
+	RET
+
+// func copyValidBMPAVX512(dst, src []byte) int
+// Requires what validAVX512 requires. It is copyValidAVX512 that also
+// flags the byte after every byte F0..FF (prevLowBMP).
+TEXT ·copyValidBMPAVX512(SB), NOSPLIT, $0-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), DX
+#define STORE4(reg, off) VMOVDQU64 reg, off(DI)(AX*1)
+#define STOREMASK4 VMOVDQU8 Z0, K2, (DI)
+#define ASCII4 ASCII4_COPY
+#define SETUPSTOP4 SETUPSTOP4_BMP
 #include "valid4_amd64.h"
 	MOVQ AX, ret+48(FP)
 	RET

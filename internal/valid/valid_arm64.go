@@ -11,7 +11,7 @@ const (
 
 var impls = []implInfo{
 	implGeneric: {name: "generic", supported: true},
-	implNEON:    {"neon", true, validNEON, copyValidNEON, validBeforeEENEON, copyValidBeforeEENEON},
+	implNEON:    {"neon", true, validNEON, copyValidNEON, validBeforeEENEON, copyValidBeforeEENEON, validBMPNEON, copyValidBMPNEON},
 }
 
 // impl is the implementation in use: the fastest one supported.
@@ -53,6 +53,17 @@ func validBeforeEENEON(p []byte) int
 //go:noescape
 func copyValidBeforeEENEON(dst, src []byte) int
 
+// validBMPNEON and copyValidBMPNEON are the kernels above that also stop
+// at every byte F0..FF: they flag the byte after it, through a variant of
+// the lookup table at no cost per block, so that the n they return is at
+// most one past the first (see finish).
+//
+//go:noescape
+func validBMPNEON(p []byte) int
+
+//go:noescape
+func copyValidBMPNEON(dst, src []byte) int
+
 // KernelPrefix returns the NEON kernel's n for p and true where Prefix
 // would call that kernel, and false elsewhere. n == len(p) means that all
 // of p is valid; otherwise the caller finishes with Finish. It is small
@@ -84,6 +95,24 @@ func KernelCopyBeforeEE(dst, src []byte) (n int, ok bool) {
 	return copyValidBeforeEENEON(dst[:len(src)], src), true
 }
 
+// KernelPrefixBMP is KernelPrefix for PrefixBMP; the caller finishes with
+// FinishBMP.
+func KernelPrefixBMP(p []byte) (n int, ok bool) {
+	if impl != implNEON || len(p) < minKernel {
+		return 0, false
+	}
+	return validBMPNEON(p), true
+}
+
+// KernelCopyBMP is KernelPrefix for CopyPrefixBMP; the caller finishes
+// with CopyFinishBMP.
+func KernelCopyBMP(dst, src []byte) (n int, ok bool) {
+	if impl != implNEON || len(src) < minKernel {
+		return 0, false
+	}
+	return copyValidBMPNEON(dst[:len(src)], src), true
+}
+
 // Prefix returns the length of the longest prefix of p made of complete,
 // well-formed UTF-8 sequences.
 func Prefix(p []byte) int {
@@ -99,29 +128,31 @@ func Prefix(p []byte) int {
 	if n == len(p) {
 		return n
 	}
-	return finish(p, n, false)
+	return finish(p, n, plain)
 }
 
-// kernelPrefix runs the NEON kernel on p, whatever its length, the one
-// that stops before EE if beforeEE is set, and finishes in Go where it
-// stopped.
-func kernelPrefix(p []byte, beforeEE bool) int {
+// kernelPrefix runs the NEON kernel of variant v on p, whatever its
+// length, and finishes in Go where it stopped.
+func kernelPrefix(p []byte, v variant) int {
 	var n int
 	switch {
+	case impl != implNEON && v == beforeEE:
+		return prefixBeforeEEGeneric(p)
+	case impl != implNEON && v == bmp:
+		return prefixBMPGeneric(p)
 	case impl != implNEON:
-		if beforeEE {
-			return prefixBeforeEEGeneric(p)
-		}
 		return prefixGeneric(p)
-	case beforeEE:
+	case v == beforeEE:
 		n = validBeforeEENEON(p)
+	case v == bmp:
+		n = validBMPNEON(p)
 	default:
 		n = validNEON(p)
 	}
 	if n == len(p) {
 		return n
 	}
-	return finish(p, n, beforeEE)
+	return finish(p, n, v)
 }
 
 // CopyPrefix copies the longest prefix of src made of complete,
@@ -145,7 +176,7 @@ func CopyPrefix(dst, src []byte) int {
 	if n == len(src) {
 		return n
 	}
-	return copyFinish(dst, src, n, false)
+	return copyFinish(dst, src, n, plain)
 }
 
 // PrefixBeforeEE returns Prefix(p), or the offset of the first EE in that
@@ -158,7 +189,7 @@ func PrefixBeforeEE(p []byte) int {
 	if i, ok := QuickPrefix(p); ok {
 		return i // only ASCII comes before i: no EE
 	}
-	return kernelPrefix(p, true)
+	return kernelPrefix(p, beforeEE)
 }
 
 // CopyPrefixBeforeEE is CopyPrefix that stops where PrefixBeforeEE does.
@@ -177,5 +208,42 @@ func CopyPrefixBeforeEE(dst, src []byte) int {
 	if n == len(src) {
 		return n
 	}
-	return copyFinish(dst, src, n, true)
+	return copyFinish(dst, src, n, beforeEE)
+}
+
+// PrefixBMP returns Prefix(p), or the offset of the first byte F0..FF in
+// that prefix if it is smaller: the valid text that holds no character
+// above U+FFFF.
+func PrefixBMP(p []byte) int {
+	// The kernel is called here, as in Prefix.
+	if len(p) < minKernel || impl != implNEON {
+		return prefixBMPGeneric(p)
+	}
+	if i, ok := QuickPrefix(p); ok {
+		return i // only ASCII comes before i: no byte F0..FF
+	}
+	n := validBMPNEON(p)
+	if n == len(p) {
+		return n
+	}
+	return finish(p, n, bmp)
+}
+
+// CopyPrefixBMP is CopyPrefix that stops where PrefixBMP does.
+func CopyPrefixBMP(dst, src []byte) int {
+	// The kernel is called here, as in CopyPrefix.
+	switch {
+	case len(src) < minKernel || impl != implNEON:
+		return copyPrefixBMPGeneric(dst, src)
+	case len(dst) < len(src):
+		panic("valid: CopyPrefixBMP: dst shorter than src")
+	}
+	if i, ok := QuickCopy(dst, src); ok {
+		return i // only ASCII comes before i: no byte F0..FF
+	}
+	n := copyValidBMPNEON(dst, src)
+	if n == len(src) {
+		return n
+	}
+	return copyFinish(dst, src, n, bmp)
 }

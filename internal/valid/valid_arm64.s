@@ -95,6 +95,20 @@ DATA leadEE<>+0x30(SB)/8, $0x9494941404040484
 DATA leadEE<>+0x38(SB)/8, $0x9494949494949494
 GLOBL leadEE<>(SB), RODATA|NOPTR, $64
 
+// leadBMP, lead for the kernels that stop before each byte F0..FF, has
+// F0..F4 as TooShort|TooLarge|Overlong4 (94), as F5..FF: curHigh has one
+// of TooLarge and Overlong4 for each continuation byte, so that F0..F4
+// followed by anything show an error at the byte after the lead.
+DATA leadBMP<>+0x00(SB)/8, $0x0404040404044444
+DATA leadBMP<>+0x08(SB)/8, $0x0404040404040404
+DATA leadBMP<>+0x10(SB)/8, $0x0404040404040404
+DATA leadBMP<>+0x18(SB)/8, $0x0404040404040404
+DATA leadBMP<>+0x20(SB)/8, $0x040404040404040c
+DATA leadBMP<>+0x28(SB)/8, $0x0404240404040404
+DATA leadBMP<>+0x30(SB)/8, $0x9494949494949494
+DATA leadBMP<>+0x38(SB)/8, $0x9494949494949494
+GLOBL leadBMP<>(SB), RODATA|NOPTR, $64
+
 // curHigh, by the high nibble of the later byte:
 //
 //	0..7  TooShort                                 04
@@ -301,6 +315,38 @@ TEXT ·copyValidBeforeEENEON(SB), NOSPLIT, $0-56
 	MOVD src_len+32(FP), R1
 	SUB  R0, R8, R14
 	MOVD $leadEE<>(SB), R10
+#define STORE(a, b, c, d) VST1.P [a.B16, b.B16, c.B16, d.B16], 64(R8)
+#define STORE1(a) VST1.P [a.B16], 16(R8)
+#define DSTBACK SUB $128, R8
+#define DSTSYNC ADD R14, R0, R8
+#include "valid_arm64.h"
+	MOVD R11, ret+48(FP)
+	RET
+
+// func validBMPNEON(p []byte) int
+// Requires: NEON. It is validNEON that also flags the byte after every
+// byte F0..FF (leadBMP).
+TEXT ·validBMPNEON(SB), NOSPLIT, $0-32
+	MOVD p_base+0(FP), R0
+	MOVD p_len+8(FP), R1
+	MOVD $leadBMP<>(SB), R10
+#define STORE(a, b, c, d)
+#define STORE1(a)
+#define DSTBACK
+#define DSTSYNC
+#include "valid_arm64.h"
+	MOVD R11, ret+24(FP)
+	RET
+
+// func copyValidBMPNEON(dst, src []byte) int
+// Requires: NEON. It is copyValidNEON that also flags the byte after every
+// byte F0..FF (leadBMP).
+TEXT ·copyValidBMPNEON(SB), NOSPLIT, $0-56
+	MOVD dst_base+0(FP), R8
+	MOVD src_base+24(FP), R0
+	MOVD src_len+32(FP), R1
+	SUB  R0, R8, R14
+	MOVD $leadBMP<>(SB), R10
 #define STORE(a, b, c, d) VST1.P [a.B16, b.B16, c.B16, d.B16], 64(R8)
 #define STORE1(a) VST1.P [a.B16], 16(R8)
 #define DSTBACK SUB $128, R8

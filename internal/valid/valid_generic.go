@@ -8,7 +8,16 @@ import (
 // prefixGeneric returns the length of the longest prefix of p made of
 // complete, well-formed UTF-8 sequences. It is the reference that every
 // kernel is tested against, and the fallback on every platform.
-func prefixGeneric(p []byte) int {
+func prefixGeneric(p []byte) int { return prefixFirst(p, &first) }
+
+// prefixBMPGeneric returns prefixGeneric(p), or the offset of the first
+// byte F0..FF in that prefix if it is smaller. It stops there as at an
+// error, so that it reads no further than a few bytes past its answer.
+func prefixBMPGeneric(p []byte) int { return prefixFirst(p, &firstBMP) }
+
+// prefixFirst is prefixGeneric with the first-byte table first, which
+// may take lead bytes for bytes that start no sequence (firstBMP).
+func prefixFirst(p []byte, first *[256]uint8) int {
 	const hi = 0x8080808080808080
 	i, n := 0, len(p)
 	for i < n {
@@ -63,4 +72,15 @@ func prefixBeforeEEGeneric(p []byte) int { return cutEE(p, prefixGeneric(p)) }
 // output, as CopyPrefix allows.
 func copyPrefixBeforeEEGeneric(dst, src []byte) int {
 	return cutEE(src, copyPrefixGeneric(dst, src))
+}
+
+// copyPrefixBMPGeneric is copyPrefixGeneric with the stop of
+// prefixBMPGeneric.
+func copyPrefixBMPGeneric(dst, src []byte) int {
+	if len(dst) < len(src) {
+		panic("valid: CopyPrefixBMP: dst shorter than src")
+	}
+	n := prefixBMPGeneric(src)
+	copy(dst[:n], src)
+	return n
 }

@@ -24,6 +24,12 @@ func KernelCopy(dst, src []byte) (n int, ok bool) { return 0, false }
 // KernelCopyBeforeEE calls a kernel where there is one; here there is none.
 func KernelCopyBeforeEE(dst, src []byte) (n int, ok bool) { return 0, false }
 
+// KernelPrefixBMP calls a kernel where there is one; here there is none.
+func KernelPrefixBMP(p []byte) (n int, ok bool) { return 0, false }
+
+// KernelCopyBMP calls a kernel where there is one; here there is none.
+func KernelCopyBMP(dst, src []byte) (n int, ok bool) { return 0, false }
+
 // Prefix returns the length of the longest prefix of p made of complete,
 // well-formed UTF-8 sequences.
 func Prefix(p []byte) int {
@@ -60,4 +66,22 @@ func CopyPrefixBeforeEE(dst, src []byte) int {
 		return copyPrefixBeforeEEGeneric(dst, src)
 	}
 	return copyPrefixBeforeEEPortable(dst, src)
+}
+
+// PrefixBMP returns Prefix(p), or the offset of the first byte F0..FF in
+// that prefix if it is smaller: the valid text that holds no character
+// above U+FFFF.
+func PrefixBMP(p []byte) int {
+	if impl == implGeneric {
+		return prefixBMPGeneric(p)
+	}
+	return prefixBMPPortable(p)
+}
+
+// CopyPrefixBMP is CopyPrefix that stops where PrefixBMP does.
+func CopyPrefixBMP(dst, src []byte) int {
+	if impl == implGeneric {
+		return copyPrefixBMPGeneric(dst, src)
+	}
+	return copyPrefixBMPPortable(dst, src)
 }

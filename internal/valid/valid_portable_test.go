@@ -15,26 +15,40 @@ var dfaBytes = []byte{0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf,
 	0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef,
 	0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xf7, 0xf8, 0xff}
 
-// dfaRun returns the state the DFA reaches over p from stateAcc.
-func dfaRun(p []byte) uint64 { return tail(p, stateAcc) }
+// dfaVariants are the DFAs of the portable implementation, each with the
+// generic function it stands for.
+var dfaVariants = []struct {
+	name   string
+	dfa    *[256]uint64
+	prefix func([]byte) int
+}{
+	{"dfa", &dfa, prefixGeneric},
+	{"dfaBMP", &dfaBMP, prefixBMPGeneric},
+}
 
-// TestDFA checks the DFA against prefixGeneric: it ends in stateAcc on
-// every well-formed input and only there, and in stateErr exactly where no
-// bytes added at the end could make the input well-formed. It runs over
-// every input of 1 or 2 bytes, and every one of 3 and 4 bytes made of
-// dfaBytes.
+// TestDFA checks each DFA against its generic function: it ends in
+// stateAcc on every input that function accepts whole and only there, and
+// in stateErr exactly where no bytes added at the end could make the input
+// acceptable. It runs over every input of 1 or 2 bytes, and every one of 3
+// and 4 bytes made of dfaBytes.
 func TestDFA(t *testing.T) {
+	for _, d := range dfaVariants {
+		t.Run(d.name, func(t *testing.T) { testDFA(t, d.dfa, d.prefix) })
+	}
+}
+
+func testDFA(t *testing.T, dfa *[256]uint64, prefix func([]byte) int) {
 	check := func(p []byte) {
 		t.Helper()
-		s := dfaRun(p) & 63
-		n := prefixGeneric(p)
+		s := tail(p, stateAcc, dfa) & 63
+		n := prefix(p)
 		if (s == stateAcc) != (n == len(p)) {
-			t.Fatalf("DFA over %q ends in state %d; prefixGeneric = %d of %d", p, s, n, len(p))
+			t.Fatalf("DFA over %q ends in state %d; prefix = %d of %d", p, s, n, len(p))
 		}
 		// Ill-formed for good if even the longest completion fails.
-		dead := prefixGeneric(append(bytes.Clone(p), 0x80, 0x80, 0x80)) < len(p) &&
-			prefixGeneric(append(bytes.Clone(p), 0x90, 0x80, 0x80)) < len(p) &&
-			prefixGeneric(append(bytes.Clone(p), 0xa0, 0x80, 0x80)) < len(p)
+		dead := prefix(append(bytes.Clone(p), 0x80, 0x80, 0x80)) < len(p) &&
+			prefix(append(bytes.Clone(p), 0x90, 0x80, 0x80)) < len(p) &&
+			prefix(append(bytes.Clone(p), 0xa0, 0x80, 0x80)) < len(p)
 		if (s == stateErr) != dead {
 			t.Fatalf("DFA over %q ends in state %d; ill-formed whatever follows: %v", p, s, dead)
 		}
@@ -57,22 +71,24 @@ func TestDFA(t *testing.T) {
 	}
 }
 
-// TestDFARows checks the layout of dfa that the loops rely on: stateErr
-// absorbs, and a state of exactly stateAcc, with no bits above it, follows
-// only an ASCII byte (prefixTwo looks for ASCII after it).
+// TestDFARows checks the layout of each DFA that the loops rely on:
+// stateErr absorbs, and a state of exactly stateAcc, with no bits above
+// it, follows only an ASCII byte (prefixTwo looks for ASCII after it).
 func TestDFARows(t *testing.T) {
-	for c, row := range dfa {
-		if row&63 != stateErr {
-			t.Errorf("dfa[%#02x] leaves stateErr for state %d", c, row&63)
-		}
-		for s := uint64(6); s < 64; s += 6 {
-			if row>>s == stateAcc && c >= 0x80 {
-				t.Errorf("dfa[%#02x] >> %d == stateAcc, for a byte that is not ASCII", c, s)
+	for _, d := range dfaVariants {
+		for c, row := range d.dfa {
+			if row&63 != stateErr {
+				t.Errorf("%s[%#02x] leaves stateErr for state %d", d.name, c, row&63)
+			}
+			for s := uint64(6); s < 64; s += 6 {
+				if row>>s == stateAcc && c >= 0x80 {
+					t.Errorf("%s[%#02x] >> %d == stateAcc, for a byte that is not ASCII", d.name, c, s)
+				}
 			}
 		}
-	}
-	if got := dfa['a'] >> stateAcc; got != stateAcc {
-		t.Errorf("dfa['a'] >> stateAcc = %#x; want stateAcc", got)
+		if got := d.dfa['a'] >> stateAcc; got != stateAcc {
+			t.Errorf("%s['a'] >> stateAcc = %#x; want stateAcc", d.name, got)
+		}
 	}
 }
 
@@ -80,12 +96,15 @@ func TestDFARows(t *testing.T) {
 // against the generic one on p.
 func checkPortable(t *testing.T, p []byte) {
 	t.Helper()
-	want, wantStop := prefixGeneric(p), prefixBeforeEEGeneric(p)
+	want, wantStop, wantBMP := prefixGeneric(p), prefixBeforeEEGeneric(p), prefixBMPGeneric(p)
 	if got := prefixPortable(p); got != want {
 		t.Fatalf("prefixPortable(%q) = %d; want %d", p, got, want)
 	}
 	if got := prefixBeforeEEPortable(p); got != wantStop {
 		t.Fatalf("prefixBeforeEEPortable(%q) = %d; want %d", p, got, wantStop)
+	}
+	if got := prefixBMPPortable(p); got != wantBMP {
+		t.Fatalf("prefixBMPPortable(%q) = %d; want %d", p, got, wantBMP)
 	}
 	dst := make([]byte, len(p))
 	if got := copyPrefixPortable(dst, p); got != want || !bytes.Equal(dst[:got], p[:got]) {
@@ -94,6 +113,10 @@ func checkPortable(t *testing.T, p []byte) {
 	clear(dst)
 	if got := copyPrefixBeforeEEPortable(dst, p); got != wantStop || !bytes.Equal(dst[:got], p[:got]) {
 		t.Fatalf("copyPrefixBeforeEEPortable(%q) = %d, copied %q; want %d", p, got, dst[:got], wantStop)
+	}
+	clear(dst)
+	if got := copyPrefixBMPPortable(dst, p); got != wantBMP || !bytes.Equal(dst[:got], p[:got]) {
+		t.Fatalf("copyPrefixBMPPortable(%q) = %d, copied %q; want %d", p, got, dst[:got], wantBMP)
 	}
 }
 

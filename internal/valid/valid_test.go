@@ -69,10 +69,23 @@ func checkValidPrefix(t testing.TB, p []byte) {
 			t.Fatalf("impl=%s: PrefixBeforeEE(%q) = %d, prefixBeforeEESlow = %d; want %d", name, p, got, gotSlow, wantStop)
 		}
 	}
+	wantBMP := bmpPrefix(p)
+	if got := prefixBMPGeneric(p); got != wantBMP {
+		t.Fatalf("prefixBMPGeneric(%q) = %d; want %d", p, got, wantBMP)
+	}
+	for _, name := range ImplNames() {
+		restore := SetImpl(name)
+		got, gotSlow, gotFronts := PrefixBMP(p), prefixBMPSlow(p), frontsPrefixBMP(p)
+		restore()
+		if got != wantBMP || gotSlow != wantBMP || gotFronts != wantBMP {
+			t.Fatalf("impl=%s: PrefixBMP(%q) = %d, prefixBMPSlow = %d, fronts %d; want %d", name, p, got, gotSlow, gotFronts, wantBMP)
+		}
+	}
 	for _, im := range impls {
 		if im.supported && im.valid != nil {
 			checkKernel(t, im.name+" kernel", im.valid(p), p, want)
 			checkKernel(t, im.name+" BeforeEE kernel", im.validBeforeEE(p), p, wantStop)
+			checkKernel(t, im.name+" BMP kernel", im.validBMP(p), p, wantBMP)
 		}
 	}
 	forEachCopy(p, want, func(impl, fn string, copyFn func(dst, src []byte) int, want int) {
@@ -112,6 +125,20 @@ func beforeEEPrefix(p []byte) int {
 	return i
 }
 
+// bmpPrefix is the oracle of PrefixBMP, built on unicode/utf8: the longest
+// prefix that DecodeRune reads without error or a rune above U+FFFF.
+func bmpPrefix(p []byte) int {
+	i := 0
+	for i < len(p) {
+		r, size := utf8.DecodeRune(p[i:])
+		if r == utf8.RuneError && size == 1 || r > 0xFFFF {
+			break
+		}
+		i += size
+	}
+	return i
+}
+
 // frontsPrefix runs the fronts as a hot caller that inlines them does:
 // QuickPrefix, then KernelPrefix and Finish where it stopped short, and
 // Prefix where there is no kernel to call.
@@ -127,6 +154,21 @@ func frontsPrefix(p []byte) int {
 		return Finish(p, n)
 	}
 	return Prefix(p)
+}
+
+// frontsPrefixBMP is frontsPrefix for PrefixBMP.
+func frontsPrefixBMP(p []byte) int {
+	if n, ok := QuickPrefix(p); ok {
+		return n
+	}
+	n, ok := KernelPrefixBMP(p)
+	switch {
+	case ok && n == len(p):
+		return n
+	case ok:
+		return FinishBMP(p, n)
+	}
+	return PrefixBMP(p)
 }
 
 // frontsCopy is frontsPrefix for CopyPrefix.
@@ -159,6 +201,21 @@ func frontsCopyBeforeEE(dst, src []byte) int {
 	return CopyPrefixBeforeEE(dst, src)
 }
 
+// frontsCopyBMP is frontsPrefix for CopyPrefixBMP.
+func frontsCopyBMP(dst, src []byte) int {
+	if n, ok := QuickCopy(dst, src); ok {
+		return n
+	}
+	n, ok := KernelCopyBMP(dst, src)
+	switch {
+	case ok && n == len(src):
+		return n
+	case ok:
+		return CopyFinishBMP(dst, src, n)
+	}
+	return CopyPrefixBMP(dst, src)
+}
+
 // forEachCopy calls check with each way to run CopyPrefix on src and
 // the n it must return: copyPrefixGeneric, and for every supported
 // implementation CopyPrefix and copyPrefixSlow, with that
@@ -166,12 +223,14 @@ func frontsCopyBeforeEE(dst, src []byte) int {
 // validating one does.
 //
 // It does the same for the BeforeEE variants, CopyPrefixBeforeEE and the
-// rest, which must return beforeEEPrefix(src). The fronts that a caller
-// inlines run as that caller runs them (frontsCopy).
+// rest, which must return beforeEEPrefix(src), and for the BMP variants,
+// which must return bmpPrefix(src). The fronts that a caller inlines run
+// as that caller runs them (frontsCopy).
 func forEachCopy(src []byte, want int, check func(impl, fn string, copyFn func(dst, src []byte) int, want int)) {
-	wantStop := beforeEEPrefix(src)
+	wantStop, wantBMP := beforeEEPrefix(src), bmpPrefix(src)
 	check("generic", "copyPrefixGeneric", copyPrefixGeneric, want)
 	check("generic", "copyPrefixBeforeEEGeneric", copyPrefixBeforeEEGeneric, wantStop)
+	check("generic", "copyPrefixBMPGeneric", copyPrefixBMPGeneric, wantBMP)
 	for _, im := range impls {
 		if !im.supported {
 			continue
@@ -184,9 +243,13 @@ func forEachCopy(src []byte, want int, check func(impl, fn string, copyFn func(d
 			check(im.name, "copyPrefixBeforeEESlow", copyPrefixBeforeEESlow, wantStop)
 			check(im.name, "fronts of CopyPrefix", frontsCopy, want)
 			check(im.name, "fronts of CopyPrefixBeforeEE", frontsCopyBeforeEE, wantStop)
+			check(im.name, "CopyPrefixBMP", CopyPrefixBMP, wantBMP)
+			check(im.name, "copyPrefixBMPSlow", copyPrefixBMPSlow, wantBMP)
+			check(im.name, "fronts of CopyPrefixBMP", frontsCopyBMP, wantBMP)
 			if im.valid != nil {
 				check(im.name, "copy kernel", im.copyValid, im.valid(src))
 				check(im.name, "copy BeforeEE kernel", im.copyValidBeforeEE, im.validBeforeEE(src))
+				check(im.name, "copy BMP kernel", im.copyValidBMP, im.validBMP(src))
 			}
 		}()
 	}
