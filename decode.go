@@ -53,7 +53,7 @@ const (
 	kValid   kind = iota // copy as it is
 	kShort               // wait for more input
 	kInvalid             // an ill-formed subpart: apply the policy
-	kEscape              // a valid sequence in the escape range of OPTU8 (or SurrogateEscape under WTF8), escaped byte by byte
+	kEscape              // a valid sequence in the escape range of OPTU8, escaped byte by byte
 	kCESU                // a CESU-8 surrogate pair, written as one 4-byte sequence
 	kMUTF                // C0 80, written as 00
 )
@@ -210,8 +210,8 @@ func (c *core) spanStop(dst, p []byte) int {
 
 // copies reports whether the core copies unchanged the 3-byte sequence at
 // the start of p, where a kernel stopped: under OPTU8 one that starts with
-// EE and lies outside the escape range, under WTF8 a lone surrogate that
-// SurrogateEscape does not escape. p must hold 3 bytes at least.
+// EE and lies outside the escape range, under WTF8 a lone surrogate. p
+// must hold 3 bytes at least.
 func (c *core) copies(p []byte) bool {
 	if p[1]&0xC0 != 0x80 || p[2]&0xC0 != 0x80 {
 		return false
@@ -226,7 +226,7 @@ func (c *core) copies(p []byte) bool {
 			_, k := cesuPair(p, false)
 			return k == kInvalid
 		}
-		return !c.surrogateEscaped(p[1], p[2])
+		return true
 	}
 	return false
 }
@@ -246,13 +246,6 @@ func (c *core) cutNUL(p []byte, n int) int {
 // OPTU8's escape range and so must itself be escaped.
 func (c *core) optu8Escaped(b1, b2 byte) bool {
 	return b1 >= 0xBE || (c.o.noNUL && b1 == 0xBC && b2 == 0x80)
-}
-
-// surrogateEscaped reports whether the lone surrogate ED b1 b2, well-formed
-// under WTF8, lies in SurrogateEscape's escape range and so must itself be
-// escaped.
-func (c *core) surrogateEscaped(b1, b2 byte) bool {
-	return c.policy == SurrogateEscape && (b1 == 0xB2 || b1 == 0xB3 || c.o.noNUL && b1 == 0xB0 && b2 == 0x80)
 }
 
 // unit classifies the unit at the start of p, which must not be empty, and
@@ -309,8 +302,6 @@ func (c *core) surrogate(p []byte, atEOF bool) (int, kind) {
 		return 0, kShort
 	case len(p) == 2 || p[2]&0xC0 != 0x80:
 		return 2, kInvalid
-	case c.surrogateEscaped(p[1], p[2]):
-		return 3, kEscape
 	}
 	return 3, kValid
 }
@@ -356,7 +347,7 @@ func (c *core) emit(dst, u []byte, k kind) (int, bool) {
 		lo := rune(u[4]&0x0F)<<6 | rune(u[5]&0x3F)
 		return utf8.EncodeRune(dst, 0x10000+hi<<10+lo), true
 	}
-	// kInvalid, or kEscape under OPTU8 and SurrogateEscape
+	// kInvalid, or kEscape under OPTU8
 	switch c.policy {
 	case Replace:
 		if len(dst) < len(c.o.replacement) {

@@ -86,12 +86,12 @@ func ModifiedUTF8() Option {
 // followed by a continuation byte) is one maximal subpart. The rest is as in
 // UTF-8. Off by default.
 //
-// Under [SurrogateEscape] a lone surrogate in U+DC80..U+DCFF (and U+DC00
-// under [NoNUL]), which an [Unescaper] would take for an escape, is escaped
-// byte by byte, as [OPTU8] escapes its own range, so that restoring gives
-// back the input with its pairs joined. Under [Drop] a high and a low
-// surrogate that only dropped bytes kept apart are written as they are, as
-// two 3-byte sequences, which a reader of WTF-8 joins.
+// A lone surrogate passes unchanged under every policy, [SurrogateEscape]
+// included: a lone U+DC80..U+DCFF in the input then looks like one of its
+// escapes, and an [Unescaper] turns it into the byte 80..FF, as CPython's
+// surrogateescape encoder does with a string that holds one. Under [Drop] a
+// high and a low surrogate that only dropped bytes kept apart are written
+// as they are, as two 3-byte sequences, which a reader of WTF-8 joins.
 func WTF8() Option {
 	return func(o *options) { o.wtf8 = true }
 }
@@ -139,7 +139,7 @@ type Stats struct {
 	Subparts int64 // ill-formed subparts, each counted once
 	Bytes    int64 // bytes in those subparts
 	First    int64 // stream offset of the first one, or -1 if there was none
-	Escaped  int64 // valid sequences escaped: by OPTU8 (EE BE xx, EE BF xx, and EE BC 80 under NoNUL), by SurrogateEscape under WTF8 (ED B2 xx, ED B3 xx, and ED B0 80 under NoNUL)
+	Escaped  int64 // valid sequences that OPTU8 escaped: EE BE xx, EE BF xx, and EE BC 80 under NoNUL
 }
 
 // String returns a summary such as "2 ill-formed subparts (3 bytes), first

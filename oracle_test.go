@@ -122,13 +122,9 @@ func refTransform(p Policy, in []byte, o refOpts) (out []byte, errOff int64, err
 			}
 		}
 		if u := refSurrogate(rest); o.wtf8 && u >= 0 {
-			// A lone surrogate: a pair was matched above.
-			if p == SurrogateEscape && (0xDC80 <= u && u <= 0xDCFF || o.noNUL && u == 0xDC00) {
-				// An Unescaper would take it for an escape.
-				out, _ = refIllFormed(p, out, rest[:3], o)
-			} else {
-				out = append(out, rest[:3]...)
-			}
+			// A lone surrogate, which passes under every policy: a
+			// pair was matched above.
+			out = append(out, rest[:3]...)
 			i += 3
 			continue
 		}

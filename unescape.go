@@ -22,9 +22,10 @@ const lsb, msb = 0x0101010101010101, 0x8080808080808080
 // For [Reject], [Replace], [Drop], [Windows1252] and [BackslashReplace]
 // there is nothing to restore and an Unescaper copies its input unchanged.
 //
-// Under [WTF8], SurrogateEscape escapes a lone surrogate that looks like one
-// of its escapes, and under [BMPOnly] the escapes of a character above
-// U+FFFF are those of its bytes: an Unescaper needs neither option.
+// Under [BMPOnly] the escapes of a character above U+FFFF are those of its
+// bytes: an Unescaper needs no option for it. Under [WTF8] a lone surrogate
+// in U+DC80..U+DCFF passes SurrogateEscape unchanged, and an Unescaper takes
+// it for an escape: restoring gives back input that holds none.
 //
 // Unescaper implements [transform.SpanningTransformer]. It keeps no input
 // and has no state: at the end of a chunk that stops inside an escape it
