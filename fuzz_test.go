@@ -164,10 +164,12 @@ func FuzzTransform(f *testing.F) {
 
 // FuzzRoundTrip checks that restoring SurrogateEscape and OPTU8 output
 // gives back the input, for every input: OPTU8 escapes U+EF80..U+EFFF
-// already in the input, so there is no precondition. So do BMPOnly, whose
-// characters above U+FFFF are escaped, and WTF8, whose lone surrogates are
-// escaped where they look like SurrogateEscape's escapes; WTF8 without
-// BMPOnly gives back the input with its surrogate pairs joined.
+// already in the input, so there is no precondition. So does BMPOnly, whose
+// characters above U+FFFF are escaped. WTF8 without BMPOnly gives back the
+// input with its surrogate pairs joined; under SurrogateEscape it does so
+// only for input without a surrogate that looks like an escape (ED B2 xx,
+// ED B3 xx, and ED B0 80 under NoNUL), which passes as every lone
+// surrogate does and restores as a byte.
 func FuzzRoundTrip(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, in []byte, split, o uint8) {
@@ -186,6 +188,9 @@ func FuzzRoundTrip(f *testing.F) {
 			}
 		}
 		for _, p := range []Policy{SurrogateEscape, OPTU8} {
+			if p == SurrogateEscape && o&4 != 0 && (bytes.Contains(in, []byte{0xED, 0xB2}) || bytes.Contains(in, []byte{0xED, 0xB3}) || o&1 != 0 && bytes.Contains(in, []byte{0xED, 0xB0, 0x80})) {
+				continue
+			}
 			esc, _, err := transform.Bytes(NewTransformer(p, opts...), in)
 			if err != nil {
 				t.Fatal(err)
