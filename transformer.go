@@ -171,10 +171,10 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 	}
 	for nSrc < len(src) {
 		// Where errors are dense and no more than Tail takes is left,
-		// Tail takes it all: Blocks would take no block of it, and a
-		// span would find a short run at most.
+		// Tail takes it all in one pass: Blocks would take a block at
+		// most, and a span would find a short run at most.
 		k := len(src) - nSrc
-		tail := t.dense && k <= repair.TailMax && k >= repair.TailMin
+		tail := t.dense && k <= repair.TailMax && k >= repair.TailMin && t.canRepair()
 		if t.dense && !tail && t.canRepair() {
 			var c repair.Counts
 			nd, ns := t.c.tab.Blocks(dst[nDst:], src[nSrc:], t.recorder(src[nSrc:], nSrc), &c)
@@ -186,7 +186,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			}
 		}
 		chunk := src[nSrc:min(len(src), nSrc+spanChunk)]
-		if tail && t.canRepair() {
+		if tail {
 			// To Tail below.
 		} else if !t.dense && len(dst)-nDst >= len(chunk) {
 			// Validate and copy in one pass.
