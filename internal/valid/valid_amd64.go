@@ -27,7 +27,9 @@ var impls = []implInfo{
 	implGeneric:  {name: "generic", supported: true},
 	implPortable: {name: "portable", supported: true},
 	implAVX2:     {"avx2", useAVX2, validAVX2, copyValidAVX2, validBeforeEEAVX2, copyValidBeforeEEAVX2, validBMPAVX2, copyValidBMPAVX2},
-	implAVX512:   {"avx512", useAVX512, validAVX512, copyValidAVX512, validBeforeEEAVX512, copyValidBeforeEEAVX512, validBMPAVX512, copyValidBMPAVX512},
+	// The AVX-512 kernels have no entry of their own (see vecValid): the
+	// tests fill in this entry's kernels (export_amd64_test.go).
+	implAVX512: {name: "avx512", supported: useAVX512},
 }
 
 // impl is the implementation in use: the fastest one supported.
@@ -47,78 +49,84 @@ var impl = func() int {
 // bytes lie on another page.
 const minKernel = 64
 
-// validAVX2 and validAVX512 return n such that p[:n] holds no ill-formed
-// sequence, except perhaps an unfinished or ill-formed last one that only
-// the bytes from n on show: n is the offset of the first byte flagged in
-// an error, which is at most 3 bytes after the lead byte of the sequence
-// at fault. n == len(p) means that all of p is well-formed. validAVX2
-// returns 0 for p shorter than 32 bytes, and may stop at a multiple of 32
-// for p shorter than 35; validAVX512 may stop at 64 for p of 65 or 66
-// bytes. Neither reads outside p.
+// validAVX2 returns n such that p[:n] holds no ill-formed sequence,
+// except perhaps an unfinished or ill-formed last one that only the bytes
+// from n on show: n is the offset of the first byte flagged in an error,
+// which is at most 3 bytes after the lead byte of the sequence at fault.
+// n == len(p) means that all of p is well-formed. It returns 0 for p
+// shorter than 32 bytes, and may stop at a multiple of 32 for p shorter
+// than 35. It does not read outside p.
 //
 //go:noescape
 func validAVX2(p []byte) int
 
-//go:noescape
-func validAVX512(p []byte) int
-
-// copyValidAVX2 and copyValidAVX512 return what validAVX2 and validAVX512
-// return for src, and copy src[:n] to dst[:n] on the way. They may write
-// anywhere in dst[:len(src)], never beyond, and neither reads outside src.
-// len(dst) must be at least len(src).
+// copyValidAVX2 returns what validAVX2 returns for src, and copies src[:n]
+// to dst[:n] on the way. It may write anywhere in dst[:len(src)], never
+// beyond, and does not read outside src. len(dst) must be at least
+// len(src).
 //
 //go:noescape
 func copyValidAVX2(dst, src []byte) int
 
-//go:noescape
-func copyValidAVX512(dst, src []byte) int
-
-// validBeforeEEAVX2, validBeforeEEAVX512, copyValidBeforeEEAVX2 and
-// copyValidBeforeEEAVX512 are the kernels above that also stop at every EE
-// byte. They flag the byte after it, through a variant of a lookup table
-// at no cost per block, so that the n they return is at most one past the
-// first EE (see finish).
+// validBeforeEEAVX2 and copyValidBeforeEEAVX2 are the kernels above that
+// also stop at every EE byte. They flag the byte after it, through a
+// variant of a lookup table at no cost per block, so that the n they
+// return is at most one past the first EE (see finish).
 //
 //go:noescape
 func validBeforeEEAVX2(p []byte) int
 
 //go:noescape
-func validBeforeEEAVX512(p []byte) int
-
-//go:noescape
 func copyValidBeforeEEAVX2(dst, src []byte) int
 
-//go:noescape
-func copyValidBeforeEEAVX512(dst, src []byte) int
-
-// validBMPAVX2, validBMPAVX512, copyValidBMPAVX2 and copyValidBMPAVX512
-// are the kernels above that also stop at every byte F0..FF. They flag the
-// byte after it, through a variant of a lookup table at no cost per block,
-// so that the n they return is at most one past the first (see finish).
+// validBMPAVX2 and copyValidBMPAVX2 are the kernels above that also stop
+// at every byte F0..FF. They flag the byte after it, through a variant of
+// a lookup table at no cost per block, so that the n they return is at
+// most one past the first (see finish).
 //
 //go:noescape
 func validBMPAVX2(p []byte) int
 
 //go:noescape
-func validBMPAVX512(p []byte) int
-
-//go:noescape
 func copyValidBMPAVX2(dst, src []byte) int
 
+// vecValid, vecCopy and their variants run the AVX-512 kernel of their
+// kind where impl is implAVX512, and the AVX2 kernel above otherwise: one
+// call whichever runs, so that the fronts below inline and a hot caller
+// calls the kernel from its own frame. impl must be implAVX2 or
+// implAVX512. The AVX-512 kernels return what the AVX2 ones return,
+// except that they may stop at 64 for p of 65 or 66 bytes, and take p
+// shorter than 32 bytes too.
+//
 //go:noescape
-func copyValidBMPAVX512(dst, src []byte) int
+func vecValid(p []byte) int
 
-// KernelPrefix returns the AVX-512 kernel's n for p and true where Prefix
-// would call that kernel, and false elsewhere. n == len(p) means that all
-// of p is valid; otherwise the caller finishes with Finish. It is small
-// enough to be inlined, so that a hot caller calls the kernel from its own
-// frame: at 64 bytes a frame on the way costs a tenth of the time. The
-// caller calls QuickPrefix first, as Prefix does.
+//go:noescape
+func vecCopy(dst, src []byte) int
+
+//go:noescape
+func vecValidBeforeEE(p []byte) int
+
+//go:noescape
+func vecCopyBeforeEE(dst, src []byte) int
+
+//go:noescape
+func vecValidBMP(p []byte) int
+
+//go:noescape
+func vecCopyBMP(dst, src []byte) int
+
+// KernelPrefix returns the kernel's n for p and true where Prefix would
+// call the AVX-512 or AVX2 kernel, and false elsewhere. n == len(p) means
+// that all of p is valid; otherwise the caller finishes with Finish. It
+// is small enough to be inlined, so that a hot caller calls the kernel
+// from its own frame: at 64 bytes a frame on the way costs a tenth of the
+// time. The caller calls QuickPrefix first, as Prefix does.
 func KernelPrefix(p []byte) (n int, ok bool) {
-	if impl != implAVX512 || len(p) < minKernel {
+	if impl < implAVX2 || len(p) < minKernel {
 		return 0, false
 	}
-	return validAVX512(p), true
+	return vecValid(p), true
 }
 
 // KernelCopy is KernelPrefix for CopyPrefix; the caller finishes with
@@ -126,37 +134,37 @@ func KernelPrefix(p []byte) (n int, ok bool) {
 // kernel within dst's capacity even where it is not, at no cost that
 // would keep this from inlining.
 func KernelCopy(dst, src []byte) (n int, ok bool) {
-	if impl != implAVX512 || len(src) < minKernel {
+	if impl < implAVX2 || len(src) < minKernel {
 		return 0, false
 	}
-	return copyValidAVX512(dst[:len(src)], src), true
+	return vecCopy(dst[:len(src)], src), true
 }
 
 // KernelCopyBeforeEE is KernelPrefix for CopyPrefixBeforeEE; the caller
 // finishes with CopyFinishBeforeEE.
 func KernelCopyBeforeEE(dst, src []byte) (n int, ok bool) {
-	if impl != implAVX512 || len(src) < minKernel {
+	if impl < implAVX2 || len(src) < minKernel {
 		return 0, false
 	}
-	return copyValidBeforeEEAVX512(dst[:len(src)], src), true
+	return vecCopyBeforeEE(dst[:len(src)], src), true
 }
 
 // KernelPrefixBMP is KernelPrefix for PrefixBMP; the caller finishes with
 // FinishBMP.
 func KernelPrefixBMP(p []byte) (n int, ok bool) {
-	if impl != implAVX512 || len(p) < minKernel {
+	if impl < implAVX2 || len(p) < minKernel {
 		return 0, false
 	}
-	return validBMPAVX512(p), true
+	return vecValidBMP(p), true
 }
 
 // KernelCopyBMP is KernelPrefix for CopyPrefixBMP; the caller finishes
 // with CopyFinishBMP.
 func KernelCopyBMP(dst, src []byte) (n int, ok bool) {
-	if impl != implAVX512 || len(src) < minKernel {
+	if impl < implAVX2 || len(src) < minKernel {
 		return 0, false
 	}
-	return copyValidBMPAVX512(dst[:len(src)], src), true
+	return vecCopyBMP(dst[:len(src)], src), true
 }
 
 // Prefix returns the length of the longest prefix of p made of complete,
@@ -172,10 +180,8 @@ func Prefix(p []byte) int {
 		return i
 	}
 	switch {
-	case impl == implAVX512:
-		n = validAVX512(p)
-	case impl == implAVX2:
-		n = validAVX2(p)
+	case impl >= implAVX2:
+		n = vecValid(p)
 	case impl == implPortable:
 		return prefixPortable(p)
 	default:
@@ -192,18 +198,12 @@ func Prefix(p []byte) int {
 func kernelPrefix(p []byte, v variant) int {
 	var n int
 	switch {
-	case impl == implAVX512 && v == beforeEE:
-		n = validBeforeEEAVX512(p)
-	case impl == implAVX512 && v == bmp:
-		n = validBMPAVX512(p)
-	case impl == implAVX512:
-		n = validAVX512(p)
-	case impl == implAVX2 && v == beforeEE:
-		n = validBeforeEEAVX2(p)
-	case impl == implAVX2 && v == bmp:
-		n = validBMPAVX2(p)
-	case impl == implAVX2:
-		n = validAVX2(p)
+	case impl >= implAVX2 && v == beforeEE:
+		n = vecValidBeforeEE(p)
+	case impl >= implAVX2 && v == bmp:
+		n = vecValidBMP(p)
+	case impl >= implAVX2:
+		n = vecValid(p)
 	case impl == implPortable && v == beforeEE:
 		return prefixBeforeEEPortable(p)
 	case impl == implPortable && v == bmp:
@@ -236,10 +236,8 @@ func CopyPrefix(dst, src []byte) int {
 		return i
 	}
 	switch {
-	case impl == implAVX512:
-		n = copyValidAVX512(dst, src)
-	case impl == implAVX2:
-		n = copyValidAVX2(dst, src)
+	case impl >= implAVX2:
+		n = vecCopy(dst, src)
 	case impl == implPortable:
 		return copyPrefixPortable(dst, src)
 	default:
@@ -278,10 +276,8 @@ func CopyPrefixBeforeEE(dst, src []byte) int {
 		return i // only ASCII comes before i: no EE
 	}
 	switch {
-	case impl == implAVX512:
-		n = copyValidBeforeEEAVX512(dst, src)
-	case impl == implAVX2:
-		n = copyValidBeforeEEAVX2(dst, src)
+	case impl >= implAVX2:
+		n = vecCopyBeforeEE(dst, src)
 	case impl == implPortable:
 		return copyPrefixBeforeEEPortable(dst, src)
 	default:
@@ -306,10 +302,8 @@ func PrefixBMP(p []byte) int {
 		return i // only ASCII comes before i: no byte F0..FF
 	}
 	switch {
-	case impl == implAVX512:
-		n = validBMPAVX512(p)
-	case impl == implAVX2:
-		n = validBMPAVX2(p)
+	case impl >= implAVX2:
+		n = vecValidBMP(p)
 	case impl == implPortable:
 		return prefixBMPPortable(p)
 	default:
@@ -335,10 +329,8 @@ func CopyPrefixBMP(dst, src []byte) int {
 		return i // only ASCII comes before i: no byte F0..FF
 	}
 	switch {
-	case impl == implAVX512:
-		n = copyValidBMPAVX512(dst, src)
-	case impl == implAVX2:
-		n = copyValidBMPAVX2(dst, src)
+	case impl >= implAVX2:
+		n = vecCopyBMP(dst, src)
 	case impl == implPortable:
 		return copyPrefixBMPPortable(dst, src)
 	default:

@@ -13,12 +13,19 @@
 // unfinished or wrong in a way that only the bytes from n on show, and the
 // caller backs up to the start of that sequence and finishes in Go.
 //
-// copyValidAVX2 and copyValidAVX512 are the same kernels that also store
-// every block they load from src to the same offset in dst, so that one
-// pass validates and copies. They return what validAVX2 and validAVX512
-// return, with dst[:n] == src[:n]; they may have written to the rest of
-// dst[:len(src)], never beyond it.
+// The copying kernels are the same kernels that also store every block
+// they load from src to the same offset in dst, so that one pass validates
+// and copies. They return what the others return, with dst[:n] ==
+// src[:n]; they may have written to the rest of dst[:len(src)], never
+// beyond it.
+//
+// Each AVX-512 kernel is the body of a vec function that runs it where
+// impl is implAVX512 and otherwise jumps, with its arguments in place, to
+// the AVX2 kernel of its kind: a caller makes one call whichever kernel
+// runs, and pays one compare for the choice. A vec function must not be
+// called where impl is below implAVX2.
 
+#include "go_asm.h"
 #include "textflag.h"
 
 // The error bits of the lookup tables, after simdjson's lookup4 (the
@@ -366,10 +373,12 @@ TEXT ·copyValidBMPAVX2(SB), NOSPLIT, $0-56
 #define SETUPSTOP4_BMP \
 	VMOVDQU64 prevLowBMP<>(SB), Z30
 
-// func validAVX512(p []byte) int
-// Requires AVX2, AVX-512 F, BW and VBMI, and BMI2. It returns the offset
-// of the first byte flagged in an error, or len(p).
-TEXT ·validAVX512(SB), NOSPLIT, $0-32
+// func vecValid(p []byte) int
+// The AVX-512 kernel requires AVX2, AVX-512 F, BW and VBMI, and BMI2. It
+// returns the offset of the first byte flagged in an error, or len(p).
+TEXT ·vecValid(SB), NOSPLIT, $0-32
+	CMPQ ·impl(SB), $const_implAVX512
+	JNE  avx2
 	MOVQ p_base+0(FP), SI
 	MOVQ p_len+8(FP), DX
 #define STORE4(reg, off)
@@ -379,12 +388,16 @@ TEXT ·validAVX512(SB), NOSPLIT, $0-32
 #include "valid4_amd64.h"
 	MOVQ AX, ret+24(FP)
 	RET
+avx2:
+	JMP ·validAVX2(SB)
 
-// func copyValidAVX512(dst, src []byte) int
-// Requires what validAVX512 requires. It is validAVX512 that stores every
-// block it loads from src to dst, and the first block of an input shorter
-// than 64 bytes with the mask it is loaded with.
-TEXT ·copyValidAVX512(SB), NOSPLIT, $0-56
+// func vecCopy(dst, src []byte) int
+// Its AVX-512 kernel is vecValid's that stores every block it loads from
+// src to dst, and the first block of an input shorter than 64 bytes with
+// the mask it is loaded with.
+TEXT ·vecCopy(SB), NOSPLIT, $0-56
+	CMPQ ·impl(SB), $const_implAVX512
+	JNE  avx2
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), DX
@@ -395,11 +408,15 @@ TEXT ·copyValidAVX512(SB), NOSPLIT, $0-56
 #include "valid4_amd64.h"
 	MOVQ AX, ret+48(FP)
 	RET
+avx2:
+	JMP ·copyValidAVX2(SB)
 
-// func validBeforeEEAVX512(p []byte) int
-// Requires what validAVX512 requires. It is validAVX512 that also flags
-// the byte after every EE (prevLowEE).
-TEXT ·validBeforeEEAVX512(SB), NOSPLIT, $0-32
+// func vecValidBeforeEE(p []byte) int
+// Its AVX-512 kernel is vecValid's that also flags the byte after every EE
+// (prevLowEE).
+TEXT ·vecValidBeforeEE(SB), NOSPLIT, $0-32
+	CMPQ ·impl(SB), $const_implAVX512
+	JNE  avx2
 	MOVQ p_base+0(FP), SI
 	MOVQ p_len+8(FP), DX
 #define STORE4(reg, off)
@@ -409,11 +426,15 @@ TEXT ·validBeforeEEAVX512(SB), NOSPLIT, $0-32
 #include "valid4_amd64.h"
 	MOVQ AX, ret+24(FP)
 	RET
+avx2:
+	JMP ·validBeforeEEAVX2(SB)
 
-// func copyValidBeforeEEAVX512(dst, src []byte) int
-// Requires what validAVX512 requires. It is copyValidAVX512 that also
-// flags the byte after every EE (prevLowEE).
-TEXT ·copyValidBeforeEEAVX512(SB), NOSPLIT, $0-56
+// func vecCopyBeforeEE(dst, src []byte) int
+// Its AVX-512 kernel is vecCopy's that also flags the byte after every EE
+// (prevLowEE).
+TEXT ·vecCopyBeforeEE(SB), NOSPLIT, $0-56
+	CMPQ ·impl(SB), $const_implAVX512
+	JNE  avx2
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), DX
@@ -424,11 +445,15 @@ TEXT ·copyValidBeforeEEAVX512(SB), NOSPLIT, $0-56
 #include "valid4_amd64.h"
 	MOVQ AX, ret+48(FP)
 	RET
+avx2:
+	JMP ·copyValidBeforeEEAVX2(SB)
 
-// func validBMPAVX512(p []byte) int
-// Requires what validAVX512 requires. It is validAVX512 that also flags
-// the byte after every byte F0..FF (prevLowBMP).
-TEXT ·validBMPAVX512(SB), NOSPLIT, $0-32
+// func vecValidBMP(p []byte) int
+// Its AVX-512 kernel is vecValid's that also flags the byte after every
+// byte F0..FF (prevLowBMP).
+TEXT ·vecValidBMP(SB), NOSPLIT, $0-32
+	CMPQ ·impl(SB), $const_implAVX512
+	JNE  avx2
 	MOVQ p_base+0(FP), SI
 	MOVQ p_len+8(FP), DX
 #define STORE4(reg, off)
@@ -438,11 +463,15 @@ TEXT ·validBMPAVX512(SB), NOSPLIT, $0-32
 #include "valid4_amd64.h"
 	MOVQ AX, ret+24(FP)
 	RET
+avx2:
+	JMP ·validBMPAVX2(SB)
 
-// func copyValidBMPAVX512(dst, src []byte) int
-// Requires what validAVX512 requires. It is copyValidAVX512 that also
-// flags the byte after every byte F0..FF (prevLowBMP).
-TEXT ·copyValidBMPAVX512(SB), NOSPLIT, $0-56
+// func vecCopyBMP(dst, src []byte) int
+// Its AVX-512 kernel is vecCopy's that also flags the byte after every
+// byte F0..FF (prevLowBMP).
+TEXT ·vecCopyBMP(SB), NOSPLIT, $0-56
+	CMPQ ·impl(SB), $const_implAVX512
+	JNE  avx2
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), DX
@@ -453,3 +482,5 @@ TEXT ·copyValidBMPAVX512(SB), NOSPLIT, $0-56
 #include "valid4_amd64.h"
 	MOVQ AX, ret+48(FP)
 	RET
+avx2:
+	JMP ·copyValidBMPAVX2(SB)

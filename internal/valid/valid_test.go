@@ -540,6 +540,50 @@ func TestValidPrefixDispatch(t *testing.T) {
 	}
 }
 
+// TestKernelFronts checks that the fronts a hot caller inlines reach the
+// kernel of every implementation that has one, with that kernel's answer,
+// and leave the others to Prefix and its kin.
+func TestKernelFronts(t *testing.T) {
+	// The kernels may stop at different places in valid input: the AVX-512
+	// kernel stops at 64 in 65 bytes, where the AVX2 kernel goes on to the
+	// end (TestVecDispatch).
+	for _, s := range []string{
+		strings.Repeat("\u4e2d", 70) + "\xed\xa0\x80" + strings.Repeat("a", 100),
+		strings.Repeat("a", 65),
+	} {
+		src := []byte(s)
+		dst := make([]byte, len(src))
+		for _, name := range ImplNames() {
+			im := impls[slices.IndexFunc(impls, func(im implInfo) bool { return im.name == name })]
+			restore := SetImpl(name)
+			check := func(front string, n int, ok bool, kernel func() int) {
+				t.Helper()
+				switch {
+				case ok != (im.valid != nil):
+					t.Errorf("impl=%s: %s returned ok=%v; the implementation has a kernel: %v", name, front, ok, im.valid != nil)
+				case ok && n != kernel():
+					t.Errorf("impl=%s: %s(%q) = %d; the kernel returns %d", name, front, src, n, kernel())
+				}
+			}
+			n, ok := KernelPrefix(src)
+			check("KernelPrefix", n, ok, func() int { return im.valid(src) })
+			n, ok = KernelPrefixBMP(src)
+			check("KernelPrefixBMP", n, ok, func() int { return im.validBMP(src) })
+			n, ok = KernelCopy(dst, src)
+			check("KernelCopy", n, ok, func() int { return im.copyValid(dst, src) })
+			n, ok = KernelCopyBeforeEE(dst, src)
+			check("KernelCopyBeforeEE", n, ok, func() int { return im.copyValidBeforeEE(dst, src) })
+			n, ok = KernelCopyBMP(dst, src)
+			check("KernelCopyBMP", n, ok, func() int { return im.copyValidBMP(dst, src) })
+			// Below 32 bytes a kernel's call costs more than Prefix's Go loop.
+			if n, ok := KernelPrefix(src[:31]); ok {
+				t.Errorf("impl=%s: KernelPrefix took 31 bytes (n=%d)", name, n)
+			}
+			restore()
+		}
+	}
+}
+
 // TestValidPrefixGODEBUG runs this test binary again with GODEBUG turning
 // off CPU features, and checks which implementation it picks.
 func TestValidPrefixGODEBUG(t *testing.T) {
