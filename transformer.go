@@ -169,6 +169,12 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		}
 		nSrc = skip
 	}
+	return t.transform(dst, src, atEOF, nDst, nSrc)
+}
+
+// transform is Transform's loop, from nDst and nSrc on. It is a function
+// of its own so that Transform's short path keeps a small frame.
+func (t *Transformer) transform(dst, src []byte, atEOF bool, nDst, nSrc int) (_, _ int, err error) {
 	for nSrc < len(src) {
 		// Where errors are dense and no more than Tail takes is left,
 		// Tail takes it all in one pass: Blocks would take a block at
