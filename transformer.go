@@ -181,7 +181,7 @@ func (t *Transformer) transform(dst, src []byte, atEOF bool, nDst, nSrc int) (_,
 		// most, and a span would find a short run at most.
 		k := len(src) - nSrc
 		tail := t.dense && k <= repair.TailMax && k >= repair.TailMin && t.canRepair()
-		if t.dense && !tail && t.canRepair() {
+		if t.dense && !tail && k >= repair.BlockMin && t.canRepair() {
 			var c repair.Counts
 			nd, ns := t.c.tab.Blocks(dst[nDst:], src[nSrc:], t.recorder(src[nSrc:], nSrc), &c)
 			t.count(nSrc, &c)

@@ -110,7 +110,7 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 		n = wr.fringe(p, n)
 	}
 	for n < len(p) && wr.err == nil {
-		if wr.t.dense && wr.t.canRepair() {
+		if wr.t.dense && len(p)-n >= repair.BlockMin && wr.t.canRepair() {
 			// The block loop takes whole blocks only while buf has
 			// room for two: with less it would leave the rest of buf
 			// to the general path, a unit at a time.

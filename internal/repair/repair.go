@@ -201,6 +201,11 @@ func (tab *Table) Blocks(dst, src []byte, record func(off, n int), c *Counts) (n
 	return blocks(dst, src, len(src), tab, record, c)
 }
 
+// BlockMin is the shortest src of which Blocks takes anything: a block and
+// the 8 bytes after it, which its last unit may need. A caller with less
+// can skip the call.
+const BlockMin = 64 + 8
+
 // TailMax is the longest input Tail takes, and TailMin the shortest that
 // is worth it: at most 3 units, a byte or more each, cost less a unit at a
 // time than one call of the kernel.
@@ -322,7 +327,7 @@ func blocks(dst, src []byte, end int, tab *Table, record func(off, n int), count
 	// copied in words, which read up to src[p+71]. It is taken whole only
 	// if dst has room for it and for the end of its last unit, written
 	// the same way.
-	const blk, blockIn = 64, 64 + 8
+	const blk, blockIn = 64, BlockMin
 	if len(src) < blockIn {
 		counts.set(0, 0, -1, 0, false)
 		return 0, 0
