@@ -1,0 +1,67 @@
+package utf8stream
+
+import (
+	"os/exec"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestInline checks, through the compiler's own report (-gcflags=-m), that
+// the calls the short paths of Span and Transform make are inlined: at 64
+// bytes each call on the way costs as much as the kernel's work, so a
+// front that stops inlining after an edit is a slowdown no other test sees.
+func TestInline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the package again; -short skips it")
+	}
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skip("the report is checked for linux/amd64, where the kernels are")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command:", err)
+	}
+	cmd := exec.Command(gobin, "build", "-gcflags=github.com/utf8stream/utf8stream=-m", "-o", "/dev/null", ".")
+	cmd.Env = append(cmd.Environ(), "GOARCH=amd64", "GOOS=linux", "CGO_ENABLED=0")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
+	}
+	report := string(out)
+	for _, want := range []string{
+		"can inline (*Transformer).Reset",
+		"transformer.go: inlining call to valid.QuickCopy",
+		"transformer.go: inlining call to valid.KernelCopy",
+		"transformer.go: inlining call to valid.KernelCopyBeforeEE",
+		"transformer.go: inlining call to valid.KernelCopyBMP",
+		"transformer.go: inlining call to valid.CopyFinish",
+		"transformer.go: inlining call to valid.QuickPrefix",
+		"transformer.go: inlining call to valid.KernelPrefix",
+		"transformer.go: inlining call to valid.KernelPrefixBMP",
+		"transformer.go: inlining call to valid.Finish",
+		"transformer.go: inlining call to (*Transformer).noteRun",
+		"writer.go: inlining call to (*Transformer).Reset",
+		"reader.go: inlining call to (*Transformer).Reset",
+	} {
+		file, msg, ok := strings.Cut(want, ": ")
+		if !ok {
+			file, msg = "", want
+		}
+		if !reported(report, file, msg) {
+			t.Errorf("the compiler no longer reports %q%s", msg, map[bool]string{true: " in " + file}[file != ""])
+		}
+	}
+}
+
+// reported reports whether a line of the -m report, from file if it is
+// not empty, ends with msg.
+func reported(report, file, msg string) bool {
+	for line := range strings.Lines(report) {
+		line = strings.TrimSpace(line)
+		if strings.HasSuffix(line, ": "+msg) && (file == "" || strings.HasPrefix(strings.TrimPrefix(line, "./"), file+":")) {
+			return true
+		}
+	}
+	return false
+}
