@@ -91,12 +91,12 @@ func validBMPAVX2(p []byte) int
 func copyValidBMPAVX2(dst, src []byte) int
 
 // vecValid, vecCopy and their variants run the AVX-512 kernel of their
-// kind where impl is implAVX512, and the AVX2 kernel above otherwise: one
-// call whichever runs, so that the fronts below inline and a hot caller
-// calls the kernel from its own frame. impl must be implAVX2 or
-// implAVX512. The AVX-512 kernels return what the AVX2 ones return,
-// except that they may stop at 64 for p of 65 or 66 bytes, and take p
-// shorter than 32 bytes too.
+// kind where impl is implAVX512 and the AVX2 kernel above where it is
+// implAVX2, and return -1 where impl has no kernel: one call, with no
+// test of impl before it, so that the fronts below inline and a hot
+// caller calls the kernel from its own frame. The AVX-512 kernels return
+// what the AVX2 ones return, except that they may stop at 64 for p of 65
+// or 66 bytes, and take p shorter than 32 bytes too.
 //
 //go:noescape
 func vecValid(p []byte) int
@@ -123,10 +123,11 @@ func vecCopyBMP(dst, src []byte) int
 // from its own frame: at 64 bytes a frame on the way costs a tenth of the
 // time. The caller calls QuickPrefix first, as Prefix does.
 func KernelPrefix(p []byte) (n int, ok bool) {
-	if impl < implAVX2 || len(p) < minKernel {
+	if len(p) < minKernel {
 		return 0, false
 	}
-	return vecValid(p), true
+	n = vecValid(p)
+	return n, n >= 0
 }
 
 // KernelCopy is KernelPrefix for CopyPrefix; the caller finishes with
@@ -134,37 +135,41 @@ func KernelPrefix(p []byte) (n int, ok bool) {
 // kernel within dst's capacity even where it is not, at no cost that
 // would keep this from inlining.
 func KernelCopy(dst, src []byte) (n int, ok bool) {
-	if impl < implAVX2 || len(src) < minKernel {
+	if len(src) < minKernel {
 		return 0, false
 	}
-	return vecCopy(dst[:len(src)], src), true
+	n = vecCopy(dst[:len(src)], src)
+	return n, n >= 0
 }
 
 // KernelCopyBeforeEE is KernelPrefix for CopyPrefixBeforeEE; the caller
 // finishes with CopyFinishBeforeEE.
 func KernelCopyBeforeEE(dst, src []byte) (n int, ok bool) {
-	if impl < implAVX2 || len(src) < minKernel {
+	if len(src) < minKernel {
 		return 0, false
 	}
-	return vecCopyBeforeEE(dst[:len(src)], src), true
+	n = vecCopyBeforeEE(dst[:len(src)], src)
+	return n, n >= 0
 }
 
 // KernelPrefixBMP is KernelPrefix for PrefixBMP; the caller finishes with
 // FinishBMP.
 func KernelPrefixBMP(p []byte) (n int, ok bool) {
-	if impl < implAVX2 || len(p) < minKernel {
+	if len(p) < minKernel {
 		return 0, false
 	}
-	return vecValidBMP(p), true
+	n = vecValidBMP(p)
+	return n, n >= 0
 }
 
 // KernelCopyBMP is KernelPrefix for CopyPrefixBMP; the caller finishes
 // with CopyFinishBMP.
 func KernelCopyBMP(dst, src []byte) (n int, ok bool) {
-	if impl < implAVX2 || len(src) < minKernel {
+	if len(src) < minKernel {
 		return 0, false
 	}
-	return vecCopyBMP(dst[:len(src)], src), true
+	n = vecCopyBMP(dst[:len(src)], src)
+	return n, n >= 0
 }
 
 // Prefix returns the length of the longest prefix of p made of complete,

@@ -20,10 +20,10 @@
 // beyond it.
 //
 // Each AVX-512 kernel is the body of a vec function that runs it where
-// impl is implAVX512 and otherwise jumps, with its arguments in place, to
-// the AVX2 kernel of its kind: a caller makes one call whichever kernel
-// runs, and pays one compare for the choice. A vec function must not be
-// called where impl is below implAVX2.
+// impl is implAVX512, jumps with its arguments in place to the AVX2 kernel
+// of its kind where impl is implAVX2, and returns -1 otherwise: a caller
+// makes one call whichever kernel runs, and the AVX-512 kernel pays one
+// compare for the choice.
 
 #include "go_asm.h"
 #include "textflag.h"
@@ -378,7 +378,7 @@ TEXT ·copyValidBMPAVX2(SB), NOSPLIT, $0-56
 // returns the offset of the first byte flagged in an error, or len(p).
 TEXT ·vecValid(SB), NOSPLIT, $0-32
 	CMPQ ·impl(SB), $const_implAVX512
-	JNE  avx2
+	JNE  other
 	MOVQ p_base+0(FP), SI
 	MOVQ p_len+8(FP), DX
 #define STORE4(reg, off)
@@ -388,8 +388,13 @@ TEXT ·vecValid(SB), NOSPLIT, $0-32
 #include "valid4_amd64.h"
 	MOVQ AX, ret+24(FP)
 	RET
-avx2:
-	JMP ·validAVX2(SB)
+other:
+	CMPQ ·impl(SB), $const_implAVX2
+	JNE  none
+	JMP  ·validAVX2(SB)
+none:
+	MOVQ $-1, ret+24(FP)
+	RET
 
 // func vecCopy(dst, src []byte) int
 // Its AVX-512 kernel is vecValid's that stores every block it loads from
@@ -397,7 +402,7 @@ avx2:
 // the mask it is loaded with.
 TEXT ·vecCopy(SB), NOSPLIT, $0-56
 	CMPQ ·impl(SB), $const_implAVX512
-	JNE  avx2
+	JNE  other
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), DX
@@ -408,15 +413,20 @@ TEXT ·vecCopy(SB), NOSPLIT, $0-56
 #include "valid4_amd64.h"
 	MOVQ AX, ret+48(FP)
 	RET
-avx2:
-	JMP ·copyValidAVX2(SB)
+other:
+	CMPQ ·impl(SB), $const_implAVX2
+	JNE  none
+	JMP  ·copyValidAVX2(SB)
+none:
+	MOVQ $-1, ret+48(FP)
+	RET
 
 // func vecValidBeforeEE(p []byte) int
 // Its AVX-512 kernel is vecValid's that also flags the byte after every EE
 // (prevLowEE).
 TEXT ·vecValidBeforeEE(SB), NOSPLIT, $0-32
 	CMPQ ·impl(SB), $const_implAVX512
-	JNE  avx2
+	JNE  other
 	MOVQ p_base+0(FP), SI
 	MOVQ p_len+8(FP), DX
 #define STORE4(reg, off)
@@ -426,15 +436,20 @@ TEXT ·vecValidBeforeEE(SB), NOSPLIT, $0-32
 #include "valid4_amd64.h"
 	MOVQ AX, ret+24(FP)
 	RET
-avx2:
-	JMP ·validBeforeEEAVX2(SB)
+other:
+	CMPQ ·impl(SB), $const_implAVX2
+	JNE  none
+	JMP  ·validBeforeEEAVX2(SB)
+none:
+	MOVQ $-1, ret+24(FP)
+	RET
 
 // func vecCopyBeforeEE(dst, src []byte) int
 // Its AVX-512 kernel is vecCopy's that also flags the byte after every EE
 // (prevLowEE).
 TEXT ·vecCopyBeforeEE(SB), NOSPLIT, $0-56
 	CMPQ ·impl(SB), $const_implAVX512
-	JNE  avx2
+	JNE  other
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), DX
@@ -445,15 +460,20 @@ TEXT ·vecCopyBeforeEE(SB), NOSPLIT, $0-56
 #include "valid4_amd64.h"
 	MOVQ AX, ret+48(FP)
 	RET
-avx2:
-	JMP ·copyValidBeforeEEAVX2(SB)
+other:
+	CMPQ ·impl(SB), $const_implAVX2
+	JNE  none
+	JMP  ·copyValidBeforeEEAVX2(SB)
+none:
+	MOVQ $-1, ret+48(FP)
+	RET
 
 // func vecValidBMP(p []byte) int
 // Its AVX-512 kernel is vecValid's that also flags the byte after every
 // byte F0..FF (prevLowBMP).
 TEXT ·vecValidBMP(SB), NOSPLIT, $0-32
 	CMPQ ·impl(SB), $const_implAVX512
-	JNE  avx2
+	JNE  other
 	MOVQ p_base+0(FP), SI
 	MOVQ p_len+8(FP), DX
 #define STORE4(reg, off)
@@ -463,15 +483,20 @@ TEXT ·vecValidBMP(SB), NOSPLIT, $0-32
 #include "valid4_amd64.h"
 	MOVQ AX, ret+24(FP)
 	RET
-avx2:
-	JMP ·validBMPAVX2(SB)
+other:
+	CMPQ ·impl(SB), $const_implAVX2
+	JNE  none
+	JMP  ·validBMPAVX2(SB)
+none:
+	MOVQ $-1, ret+24(FP)
+	RET
 
 // func vecCopyBMP(dst, src []byte) int
 // Its AVX-512 kernel is vecCopy's that also flags the byte after every
 // byte F0..FF (prevLowBMP).
 TEXT ·vecCopyBMP(SB), NOSPLIT, $0-56
 	CMPQ ·impl(SB), $const_implAVX512
-	JNE  avx2
+	JNE  other
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), DX
@@ -482,5 +507,10 @@ TEXT ·vecCopyBMP(SB), NOSPLIT, $0-56
 #include "valid4_amd64.h"
 	MOVQ AX, ret+48(FP)
 	RET
-avx2:
-	JMP ·copyValidBMPAVX2(SB)
+other:
+	CMPQ ·impl(SB), $const_implAVX2
+	JNE  none
+	JMP  ·copyValidBMPAVX2(SB)
+none:
+	MOVQ $-1, ret+48(FP)
+	RET

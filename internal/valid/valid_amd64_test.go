@@ -9,7 +9,8 @@ import (
 
 // TestVecDispatch checks that each vec function runs the kernel of impl:
 // in 65 bytes of ASCII the AVX-512 kernels stop at 64, at the start of
-// their last, masked block, and the AVX2 kernels go on to the end.
+// their last, masked block, and the AVX2 kernels go on to the end; where
+// impl has no kernel they return -1.
 func TestVecDispatch(t *testing.T) {
 	src := []byte(strings.Repeat("a", 65))
 	dst := make([]byte, len(src))
@@ -27,7 +28,7 @@ func TestVecDispatch(t *testing.T) {
 	for _, tc := range []struct {
 		impl int
 		want int
-	}{{implAVX2, 65}, {implAVX512, 64}} {
+	}{{implGeneric, -1}, {implPortable, -1}, {implAVX2, 65}, {implAVX512, 64}} {
 		if !impls[tc.impl].supported {
 			continue
 		}
