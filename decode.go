@@ -77,9 +77,10 @@ type core struct {
 	// bmp is set with BMPOnly but not under OPTU8, where the kernels
 	// stop at each byte F0..FF (valid.PrefixBMP).
 	bmp bool
-	// quickSpan is set without StripBOM, NoNUL and OPTU8, where Span's
-	// short path serves valid input.
-	quickSpan bool
+	// plainSpan is set where quick and plain are: Span's short path
+	// then has no option to look for. (Its other short path, for WTF8
+	// and BMPOnly, runs where quick is set and ee is not.)
+	plainSpan bool
 	// quick is set without NoNUL and StripBOM, and not under OPTU8 with
 	// BMPOnly, where Transform's short path serves valid input.
 	quick bool
@@ -107,7 +108,7 @@ func (c *core) setPaths() {
 	c.stop = c.ee || c.o.wtf8
 	c.plain = !c.stop && !c.o.noNUL && !c.o.bmpOnly
 	c.quick = !c.o.noNUL && !c.o.stripBOM && !(c.ee && c.o.bmpOnly)
-	c.quickSpan = c.quick && !c.ee
+	c.plainSpan = c.quick && c.plain
 }
 
 // denseWindow is how far span looks with the Go scanner after an

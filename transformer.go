@@ -118,7 +118,19 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		// is called from this frame where there is one (at 64 bytes
 		// one frame on the way costs a tenth of the time).
 		var ok bool
-		if nSrc, ok = valid.QuickCopy(dst, src); !ok {
+		if nSrc, ok = valid.QuickCopy(dst, src); !ok && t.c.plain {
+			// Without an option: the same as below with every test
+			// of one ruled out, which at 64 bytes is worth a copy.
+			if nSrc, ok = valid.KernelCopy(dst, src); !ok {
+				nSrc = valid.CopyPrefix(dst, src)
+			} else if nSrc < len(src) {
+				nSrc = valid.CopyFinish(dst, src, nSrc)
+			}
+			if nSrc == len(src) {
+				t.off += int64(nSrc)
+				return nSrc, nSrc, nil
+			}
+		} else if !ok {
 			switch {
 			case t.c.ee:
 				nSrc, ok = valid.KernelCopyBeforeEE(dst, src)
@@ -347,9 +359,9 @@ func (t *Transformer) record(off int64, b []byte) {
 // returns errPanicked from the general path.
 func (t *Transformer) callback(off int64, b []byte) {
 	c := t.c
-	t.broken, t.c.quick, t.c.quickSpan = true, false, false
+	t.broken, t.c.quick, t.c.plainSpan = true, false, false
 	t.c.o.onInvalid(Error{Offset: off, Bytes: bytes.Clone(b)})
-	t.broken, t.c.quick, t.c.quickSpan = false, c.quick, c.quickSpan
+	t.broken, t.c.quick, t.c.plainSpan = false, c.quick, c.plainSpan
 }
 
 // canRepair reports whether the block repairer can serve t, looking up its
@@ -399,19 +411,34 @@ func (t *Transformer) count(pos int, c *repair.Counts) {
 // is false, and [transform.ErrEndOfSpan] otherwise. Like Transform, Span
 // advances the stream offset by n.
 func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
-	if t.c.quickSpan && !t.dense {
+	switch {
+	case t.c.plainSpan && !t.dense:
 		// What the general case below does for valid input, with one
 		// call fewer and no more than it needs: on short input each
 		// call and each test costs as much as the kernel's work. With
 		// the hint clear and nothing after the run, noteRun has
-		// nothing to do. With BMPOnly, span is valid.PrefixBMP; under
-		// WTF8 it is spanStop, whose first pass this is, as in
-		// Transform. Where QuickPrefix finds the answer, src[n] starts
-		// no sequence: it is neither the end of src nor an ED that WTF8
-		// goes on from.
+		// nothing to do. The kernel is called from this frame, as in
+		// Transform.
 		var ok bool
 		if n, ok = valid.QuickPrefix(src); !ok {
-			// The kernel is called from this frame, as in Transform.
+			if n, ok = valid.KernelPrefix(src); !ok {
+				n = valid.Prefix(src)
+			} else if n < len(src) {
+				n = valid.Finish(src, n)
+			}
+			if n == len(src) {
+				t.off += int64(n)
+				return n, nil
+			}
+		}
+	case t.c.quick && !t.c.ee && !t.dense:
+		// The same with BMPOnly, where span is valid.PrefixBMP, and
+		// under WTF8, where it is spanStop, whose first pass this is,
+		// as in Transform. Where QuickPrefix finds the answer, src[n]
+		// starts no sequence: it is neither the end of src nor an ED
+		// that WTF8 goes on from.
+		var ok bool
+		if n, ok = valid.QuickPrefix(src); !ok {
 			if !t.c.bmp {
 				n, ok = valid.KernelPrefix(src)
 			} else {
@@ -438,7 +465,7 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 				return n, nil
 			}
 		}
-	} else {
+	default:
 		if t.broken {
 			return 0, errPanicked
 		}
