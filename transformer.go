@@ -133,28 +133,23 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		} else if !ok {
 			switch {
 			case t.c.ee:
-				nSrc, ok = valid.KernelCopyBeforeEE(dst, src)
+				if nSrc, ok = valid.KernelCopyBeforeEE(dst, src); !ok {
+					nSrc = valid.CopyPrefixBeforeEE(dst, src)
+				} else if nSrc < len(src) {
+					nSrc = valid.CopyFinishBeforeEE(dst, src, nSrc)
+				}
 			case t.c.bmp:
-				nSrc, ok = valid.KernelCopyBMP(dst, src)
+				if nSrc, ok = valid.KernelCopyBMP(dst, src); !ok {
+					nSrc = valid.CopyPrefixBMP(dst, src)
+				} else if nSrc < len(src) {
+					nSrc = valid.CopyFinishBMP(dst, src, nSrc)
+				}
 			default:
-				nSrc, ok = valid.KernelCopy(dst, src)
-			}
-			switch {
-			case ok && nSrc == len(src):
-				t.off += int64(nSrc)
-				return nSrc, nSrc, nil
-			case ok && t.c.ee:
-				nSrc = valid.CopyFinishBeforeEE(dst, src, nSrc)
-			case ok && t.c.bmp:
-				nSrc = valid.CopyFinishBMP(dst, src, nSrc)
-			case ok:
-				nSrc = valid.CopyFinish(dst, src, nSrc)
-			case t.c.ee:
-				nSrc = valid.CopyPrefixBeforeEE(dst, src)
-			case t.c.bmp:
-				nSrc = valid.CopyPrefixBMP(dst, src)
-			default:
-				nSrc = valid.CopyPrefix(dst, src)
+				if nSrc, ok = valid.KernelCopy(dst, src); !ok {
+					nSrc = valid.CopyPrefix(dst, src)
+				} else if nSrc < len(src) {
+					nSrc = valid.CopyFinish(dst, src, nSrc)
+				}
 			}
 			// Where QuickCopy finds the answer, src[nSrc] starts no
 			// sequence: neither of these can hold.
@@ -440,22 +435,17 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 		var ok bool
 		if n, ok = valid.QuickPrefix(src); !ok {
 			if !t.c.bmp {
-				n, ok = valid.KernelPrefix(src)
+				if n, ok = valid.KernelPrefix(src); !ok {
+					n = valid.Prefix(src)
+				} else if n < len(src) {
+					n = valid.Finish(src, n)
+				}
 			} else {
-				n, ok = valid.KernelPrefixBMP(src)
-			}
-			switch {
-			case ok && n == len(src):
-				t.off += int64(n)
-				return n, nil
-			case ok && !t.c.bmp:
-				n = valid.Finish(src, n)
-			case ok:
-				n = valid.FinishBMP(src, n)
-			case !t.c.bmp:
-				n = valid.Prefix(src)
-			default:
-				n = valid.PrefixBMP(src)
+				if n, ok = valid.KernelPrefixBMP(src); !ok {
+					n = valid.PrefixBMP(src)
+				} else if n < len(src) {
+					n = valid.FinishBMP(src, n)
+				}
 			}
 			if n < len(src) && t.c.stop && src[n] == 0xED {
 				n += t.c.spanStop(nil, src[n:])
