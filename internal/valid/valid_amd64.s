@@ -373,6 +373,16 @@ TEXT ·copyValidBMPAVX2(SB), NOSPLIT, $0-56
 #define SETUPSTOP4_BMP \
 	VMOVDQU64 prevLowBMP<>(SB), Z30
 
+// NOT512 ends a vec entry where impl is not implAVX512: it jumps to the
+// AVX2 kernel avx2, with the arguments in place, where impl is implAVX2,
+// and returns -1 at ret otherwise.
+#define NOT512(avx2, ret) \
+	CMPQ ·impl(SB), $const_implAVX2 \
+	JNE  2(PC)                      \
+	JMP  avx2(SB)                   \
+	MOVQ $-1, ret(FP)               \
+	RET
+
 // func vecValid(p []byte) int
 // The AVX-512 kernel requires AVX2, AVX-512 F, BW and VBMI, and BMI2. It
 // returns the offset of the first byte flagged in an error, or len(p).
@@ -389,12 +399,7 @@ TEXT ·vecValid(SB), NOSPLIT, $0-32
 	MOVQ AX, ret+24(FP)
 	RET
 other:
-	CMPQ ·impl(SB), $const_implAVX2
-	JNE  none
-	JMP  ·validAVX2(SB)
-none:
-	MOVQ $-1, ret+24(FP)
-	RET
+	NOT512(·validAVX2, ret+24)
 
 // func vecCopy(dst, src []byte) int
 // Its AVX-512 kernel is vecValid's that stores every block it loads from
@@ -414,12 +419,7 @@ TEXT ·vecCopy(SB), NOSPLIT, $0-56
 	MOVQ AX, ret+48(FP)
 	RET
 other:
-	CMPQ ·impl(SB), $const_implAVX2
-	JNE  none
-	JMP  ·copyValidAVX2(SB)
-none:
-	MOVQ $-1, ret+48(FP)
-	RET
+	NOT512(·copyValidAVX2, ret+48)
 
 // func vecValidBeforeEE(p []byte) int
 // Its AVX-512 kernel is vecValid's that also flags the byte after every EE
@@ -437,12 +437,7 @@ TEXT ·vecValidBeforeEE(SB), NOSPLIT, $0-32
 	MOVQ AX, ret+24(FP)
 	RET
 other:
-	CMPQ ·impl(SB), $const_implAVX2
-	JNE  none
-	JMP  ·validBeforeEEAVX2(SB)
-none:
-	MOVQ $-1, ret+24(FP)
-	RET
+	NOT512(·validBeforeEEAVX2, ret+24)
 
 // func vecCopyBeforeEE(dst, src []byte) int
 // Its AVX-512 kernel is vecCopy's that also flags the byte after every EE
@@ -461,12 +456,7 @@ TEXT ·vecCopyBeforeEE(SB), NOSPLIT, $0-56
 	MOVQ AX, ret+48(FP)
 	RET
 other:
-	CMPQ ·impl(SB), $const_implAVX2
-	JNE  none
-	JMP  ·copyValidBeforeEEAVX2(SB)
-none:
-	MOVQ $-1, ret+48(FP)
-	RET
+	NOT512(·copyValidBeforeEEAVX2, ret+48)
 
 // func vecValidBMP(p []byte) int
 // Its AVX-512 kernel is vecValid's that also flags the byte after every
@@ -484,12 +474,7 @@ TEXT ·vecValidBMP(SB), NOSPLIT, $0-32
 	MOVQ AX, ret+24(FP)
 	RET
 other:
-	CMPQ ·impl(SB), $const_implAVX2
-	JNE  none
-	JMP  ·validBMPAVX2(SB)
-none:
-	MOVQ $-1, ret+24(FP)
-	RET
+	NOT512(·validBMPAVX2, ret+24)
 
 // func vecCopyBMP(dst, src []byte) int
 // Its AVX-512 kernel is vecCopy's that also flags the byte after every
@@ -508,9 +493,4 @@ TEXT ·vecCopyBMP(SB), NOSPLIT, $0-56
 	MOVQ AX, ret+48(FP)
 	RET
 other:
-	CMPQ ·impl(SB), $const_implAVX2
-	JNE  none
-	JMP  ·copyValidBMPAVX2(SB)
-none:
-	MOVQ $-1, ret+48(FP)
-	RET
+	NOT512(·copyValidBMPAVX2, ret+48)
