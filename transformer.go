@@ -188,10 +188,12 @@ func (t *Transformer) transform(dst, src []byte, atEOF bool, nDst, nSrc int) (_,
 	for nSrc < len(src) {
 		// Where errors are dense and no more than Tail takes is left,
 		// Tail takes it all in one pass: Blocks would take a block at
-		// most, and a span would find a short run at most.
+		// most, and a span would find a short run at most. Blocks takes
+		// the stretches longer than that.
 		k := len(src) - nSrc
-		tail := t.dense && k <= repair.TailMax && k >= repair.TailMin && t.canRepair()
-		if t.dense && !tail && k >= repair.BlockMin && t.canRepair() {
+		repairs := t.dense && t.canRepair()
+		tail := repairs && k <= repair.TailMax && k >= repair.TailMin
+		if repairs && k > repair.TailMax {
 			var c repair.Counts
 			nd, ns := t.c.tab.Blocks(dst[nDst:], src[nSrc:], t.recorder(src[nSrc:], nSrc), &c)
 			t.count(nSrc, &c)
