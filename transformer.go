@@ -120,7 +120,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		var ok bool
 		if nSrc, ok = valid.QuickCopy(dst, src); !ok && t.c.plain {
 			// Without an option: the same as below with every test
-			// of one ruled out, which at 64 bytes is worth a copy.
+			// of one ruled out, which at 64 bytes is worth writing twice.
 			if nSrc, ok = valid.KernelCopy(dst, src); !ok {
 				nSrc = valid.CopyPrefix(dst, src)
 			} else if nSrc < len(src) {
