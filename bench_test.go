@@ -58,7 +58,7 @@ func forImpls(b *testing.B, f func(b *testing.B)) {
 	}
 }
 
-var benchPolicies = []Policy{Reject, Replace, SurrogateEscape, OPTU8, Drop, Windows1252, BackslashReplace}
+var benchPolicies = allPolicies
 
 // BenchmarkSpan measures validation: how fast Span finds that valid input
 // is valid (or where ill-formed input stops).

@@ -40,6 +40,16 @@ var policyNames = [numPolicies]string{
 	BackslashReplace: "backslashreplace",
 }
 
+// Policies returns every policy, in the order of their constants, from
+// [Reject] to [BackslashReplace]. Each call returns a new slice.
+func Policies() []Policy {
+	ps := make([]Policy, numPolicies)
+	for i := range ps {
+		ps[i] = Policy(i)
+	}
+	return ps
+}
+
 // String returns the policy's name as [ParsePolicy] accepts it, such as "replace".
 func (p Policy) String() string {
 	if p < numPolicies {

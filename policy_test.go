@@ -58,3 +58,27 @@ func TestStatsString(t *testing.T) {
 		t.Errorf("Stats() = %q; want %q", got, want)
 	}
 }
+
+// TestPolicies checks that Policies lists every policy once, in the order of
+// the constants, and nothing past the last.
+func TestPolicies(t *testing.T) {
+	ps := Policies()
+	for i, p := range ps {
+		if p != Policy(i) {
+			t.Errorf("Policies()[%d] = %v; want %v", i, p, Policy(i))
+		}
+		if q, err := ParsePolicy(p.String()); q != p || err != nil {
+			t.Errorf("ParsePolicy(%q) = %v, %v; want %v, nil", p.String(), q, err, p)
+		}
+	}
+	if last := ps[len(ps)-1]; last != BackslashReplace {
+		t.Errorf("last of Policies() = %v; want %v", last, BackslashReplace)
+	}
+	if _, err := Policy(len(ps)).MarshalText(); err == nil {
+		t.Errorf("Policy(%d).MarshalText() = nil error; want one: Policies() misses it", len(ps))
+	}
+	ps[0] = Replace
+	if Policies()[0] != Reject {
+		t.Error("Policies() returned a slice that a caller's write changed")
+	}
+}

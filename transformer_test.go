@@ -18,7 +18,7 @@ import (
 var _ transform.SpanningTransformer = (*Transformer)(nil)
 var _ transform.SpanningTransformer = (*Unescaper)(nil)
 
-var allPolicies = []Policy{Reject, Replace, SurrogateEscape, OPTU8, Drop, Windows1252, BackslashReplace}
+var allPolicies = Policies()
 
 // vectors are the inputs every test of the package runs through every
 // policy, every wrapper and every chunking.

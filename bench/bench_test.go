@@ -115,3 +115,42 @@ func BenchmarkReaderFloor(b *testing.B) {
 		}
 	}
 }
+
+// callSizes are the sizes of the per-call benchmark: the short strings most
+// programs validate (fields, log lines, small bodies), where a fixed cost per
+// call shows.
+var callSizes = []int{16, 32, 48, 64, 96, 128, 256, 1024, 4096}
+
+// BenchmarkValidCall validates one short input per call: Valid and Span
+// beside utf8.Valid and sonic, on ASCII and on text of each script.
+func BenchmarkValidCall(b *testing.B) {
+	tr := utf8stream.NewTransformer(utf8stream.Reject)
+	impls := []struct {
+		name  string
+		valid func([]byte) bool
+	}{
+		{"valid", utf8stream.Valid},
+		{"span", func(data []byte) bool {
+			tr.Reset()
+			n, _ := tr.Span(data, true)
+			return n == len(data)
+		}},
+		{"sonic", sonicutf8.Validate},
+		{"utf8.Valid", utf8.Valid},
+	}
+	for _, name := range []string{"ascii", "latin1", "russian", "chinese", "emoji"} {
+		for _, size := range callSizes {
+			data := textgen.Make(name, size)
+			for _, im := range impls {
+				b.Run(fmt.Sprintf("input=%s/size=%d/impl=%s", name, size, im.name), func(b *testing.B) {
+					b.SetBytes(int64(size))
+					for b.Loop() {
+						if !im.valid(data) {
+							b.Fatal("invalid")
+						}
+					}
+				})
+			}
+		}
+	}
+}
