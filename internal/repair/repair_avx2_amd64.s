@@ -370,12 +370,12 @@ classified:
 	PUT \
 	PUT
 #define PUT16(x, y) \
-	MOVQ         x, R8     \
+	VMOVQ        x, R8     \
 	PUT4                   \
 	VPEXTRQ      $1, x, R8 \
 	PUT4                   \
 	VEXTRACTI128 $1, y, x  \
-	MOVQ         x, R8     \
+	VMOVQ        x, R8     \
 	PUT4                   \
 	VPEXTRQ      $1, x, R8 \
 	PUT4
@@ -385,8 +385,8 @@ dense:
 	// register: the kinds from start (R9) and bad (R10), and the bytes,
 	// each half in the order of VPERMQ $0xD8, which VPUNPCKLBW and
 	// VPUNPCKHBW, each within 128-bit lanes, put back in order.
-	MOVQ       R9, X0
-	MOVQ       R10, X1
+	VMOVQ      R9, X0
+	VMOVQ      R10, X1
 	VPSRLQ     $32, X0, X2
 	VPSRLQ     $32, X1, X3
 	KINDS(X0, X1, Y0, Y1)
@@ -432,7 +432,7 @@ tail:
 	MOVQ         ST_TAIL(R14), AX
 	VMOVDQU      (SI), Y4
 	VMOVDQU      32(SI), Y5
-	MOVQ         AX, X6
+	VMOVQ        AX, X6
 	VPBROADCASTB X6, Y6
 	VPCMPGTB     iota<>(SB), Y6, Y7
 	VPCMPGTB     iota<>+32(SB), Y6, Y8

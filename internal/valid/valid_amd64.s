@@ -125,16 +125,16 @@ GLOBL incompleteMax<>(SB), RODATA|NOPTR, $64
 // SETUP2 loads the constants of the AVX2 kernels and clears Y7.
 #define SETUP2 \
 	MOVL         $0x0f0f0f0f, CX           \
-	MOVD         CX, X15                   \
+	VMOVD        CX, X15                   \
 	VPBROADCASTD X15, Y15                  \
 	MOVL         $0x60606060, CX           \
-	MOVD         CX, X11                   \
+	VMOVD        CX, X11                   \
 	VPBROADCASTD X11, Y11                  \
 	MOVL         $0x70707070, CX           \
-	MOVD         CX, X10                   \
+	VMOVD        CX, X10                   \
 	VPBROADCASTD X10, Y10                  \
 	MOVL         $0x80808080, CX           \
-	MOVD         CX, X9                    \
+	VMOVD        CX, X9                    \
 	VPBROADCASTD X9, Y9                    \
 	VMOVDQU      prevHigh<>(SB), Y14       \
 	VMOVDQU      prevLow<>(SB), Y13        \
