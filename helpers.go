@@ -2,6 +2,7 @@ package utf8stream
 
 import (
 	"slices"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/utf8stream/utf8stream/internal/valid"
@@ -11,13 +12,30 @@ import (
 // Valid reports whether b is made entirely of well-formed UTF-8 sequences.
 // Its answer is that of [utf8.Valid]; it does not allocate.
 func Valid(b []byte) bool {
-	return valid.Prefix(b) == len(b)
+	if len(b) >= valid.Short {
+		return valid.Prefix(b) == len(b)
+	}
+	// A few bytes, checked here: a call on the way costs as much as
+	// the loop.
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		size, lo, hi := valid.Lead(b[i])
+		if size == 0 || i+size > len(b) || b[i+1] < lo || hi < b[i+1] ||
+			size > 2 && b[i+2]&0xC0 != 0x80 || size > 3 && b[i+3]&0xC0 != 0x80 {
+			return false
+		}
+		i += size
+	}
+	return true
 }
 
 // ValidString reports whether s is made entirely of well-formed UTF-8
 // sequences. Its answer is that of [utf8.ValidString]; it does not allocate.
 func ValidString(s string) bool {
-	return valid.Prefix(stringBytes(s)) == len(s)
+	return Valid(stringBytes(s))
 }
 
 // Bytes returns a new slice holding what policy p, with opts, makes of b.

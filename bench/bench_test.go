@@ -119,7 +119,7 @@ func BenchmarkReaderFloor(b *testing.B) {
 // callSizes are the sizes of the per-call benchmark: the short strings most
 // programs validate (fields, log lines, small bodies), where a fixed cost per
 // call shows.
-var callSizes = []int{16, 32, 48, 64, 96, 128, 256, 1024, 4096}
+var callSizes = []int{1, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256, 1024, 4096}
 
 // BenchmarkValidCall validates one short input per call: Valid and Span
 // beside utf8.Valid and sonic, on ASCII and on text of each script.

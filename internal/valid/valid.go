@@ -94,6 +94,10 @@ func Lead(b byte) (size int, lo, hi byte) {
 	return int(x & 7), ar.lo, ar.hi
 }
 
+// Short is the length below which the fronts check input in Go: a call
+// into a kernel costs more than the loop on fewer bytes.
+const Short = 12
+
 // variant says where a function stops in valid input: plain ones only at
 // its end, beforeEE ones also at each EE, bmp ones also at each byte
 // F0..FF.

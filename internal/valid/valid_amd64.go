@@ -43,11 +43,13 @@ var impl = func() int {
 	return implPortable
 }()
 
-// minKernel is the shortest input Prefix hands to a kernel; shorter
-// ones cost less in Go than the call. The AVX-512 kernel would take them
-// with masked loads past the end of p, which are slow where the masked-off
-// bytes lie on another page.
-const minKernel = 64
+// minKernel is the shortest input that the fronts other than Prefix and
+// KernelPrefix hand to a kernel; shorter ones cost less in Go than the
+// call. vecValid takes any length: below 32 bytes, validShortAVX2 on both
+// paths. The AVX-512 kernels would take short input with masked loads
+// past the end of p, which are slow where the masked-off bytes lie on
+// another page.
+const minKernel = 32
 
 // validAVX2 returns n such that p[:n] holds no ill-formed sequence,
 // except perhaps an unfinished or ill-formed last one that only the bytes
@@ -59,6 +61,14 @@ const minKernel = 64
 //
 //go:noescape
 func validAVX2(p []byte) int
+
+// validShortAVX2 returns what validAVX2 would return for p shorter than 32
+// bytes if it took them: n == len(p) where p is well-formed, and otherwise
+// the offset of the first byte flagged in an error, or len(p)-1 where p
+// ends inside a sequence. It reads only the page that holds p.
+//
+//go:noescape
+func validShortAVX2(p []byte) int
 
 // copyValidAVX2 returns what validAVX2 returns for src, and copies src[:n]
 // to dst[:n] on the way. It may write anywhere in dst[:len(src)], never
@@ -96,7 +106,8 @@ func copyValidBMPAVX2(dst, src []byte) int
 // test of impl before it, so that the fronts below inline and a hot
 // caller calls the kernel from its own frame. The AVX-512 kernels return
 // what the AVX2 ones return, except that they may stop at 64 for p of 65
-// or 66 bytes, and take p shorter than 32 bytes too.
+// or 66 bytes, and take p shorter than 32 bytes too; vecValid sends p
+// shorter than 32 bytes to validShortAVX2 on both paths.
 //
 //go:noescape
 func vecValid(p []byte) int
@@ -123,7 +134,7 @@ func vecCopyBMP(dst, src []byte) int
 // from its own frame: at 64 bytes a frame on the way costs a tenth of the
 // time. The caller calls QuickPrefix first, as Prefix does.
 func KernelPrefix(p []byte) (n int, ok bool) {
-	if len(p) < minKernel {
+	if len(p) < Short {
 		return 0, false
 	}
 	n = vecValid(p)
@@ -178,8 +189,8 @@ func Prefix(p []byte) int {
 	// The kernel is called here rather than through kernelPrefix: on
 	// short input each call on the way costs as much as the kernel's work.
 	var n int
-	if len(p) < minKernel {
-		return prefixGeneric(p)
+	if len(p) < Short {
+		return prefixShort(p)
 	}
 	if i, ok := QuickPrefix(p); ok {
 		return i
@@ -187,7 +198,7 @@ func Prefix(p []byte) int {
 	switch {
 	case impl >= implAVX2:
 		n = vecValid(p)
-	case impl == implPortable:
+	case impl == implPortable && len(p) >= minKernel:
 		return prefixPortable(p)
 	default:
 		return prefixGeneric(p)

@@ -217,6 +217,91 @@ GLOBL incompleteMax<>(SB), RODATA|NOPTR, $64
 #define SETUPSTOP2_BMP \
 	VMOVDQU prevLowBMP<>(SB), Y13
 
+// iota holds the bytes 0 to 31, for masks of the first or last n bytes of
+// a block.
+DATA iota<>+0x00(SB)/8, $0x0706050403020100
+DATA iota<>+0x08(SB)/8, $0x0f0e0d0c0b0a0908
+DATA iota<>+0x10(SB)/8, $0x1716151413121110
+DATA iota<>+0x18(SB)/8, $0x1f1e1d1c1b1a1918
+GLOBL iota<>(SB), RODATA|NOPTR, $32
+
+// SHORTFLAGS sets CX to a bit for each byte of the block in Y0 that shows
+// an error, with zeros before the block, and leaves in Y7 the bytes of an
+// unfinished last sequence. It overwrites Y1 to Y6.
+#define SHORTFLAGS \
+	FIRST2                  \
+	CHECK2                  \
+	VPSUBUSB  Y8, Y0, Y7    \
+	VPXOR     Y5, Y5, Y5    \
+	VPCMPEQB  Y5, Y4, Y4    \
+	VPMOVMSKB Y4, CX        \
+	NOTL      CX
+
+// func validShortAVX2(p []byte) int
+// Requires: AVX, AVX2
+// It is validAVX2 for p shorter than 32 bytes, in one 32-byte block. The
+// block is the 32 bytes from p where they lie on p's page, with the bytes
+// past p zeroed, and otherwise the 32 bytes that end where p ends, with
+// the bytes before p zeroed: it reads only p's page. Zeros after p make
+// an unfinished last sequence show an error at len(p) to len(p)+2; zeros
+// before p make the first bytes of p follow ASCII.
+TEXT ·validShortAVX2(SB), NOSPLIT, $0-32
+	MOVQ  p_base+0(FP), SI
+	MOVQ  p_len+8(FP), DX
+	XORL  AX, AX
+	TESTQ DX, DX
+	JZ    ret
+	SETUP2
+	MOVL  SI, CX
+	ANDL  $4095, CX
+	CMPL  CX, $4064
+	JA    atEnd
+
+	// The block starts at p.
+	VMOVDQU      (SI), Y0
+	VMOVD        DX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPGTB     iota<>(SB), Y6, Y6 // FF at the offsets below len(p)
+	VPAND        Y6, Y0, Y0
+	SHORTFLAGS
+	MOVQ         DX, AX
+	TESTL        CX, CX
+	JZ           done
+	BSFL         CX, AX
+	CMPQ         AX, DX
+	JB           done
+	LEAQ         -1(DX), AX // an unfinished last sequence: one byte less
+	JMP          done
+
+atEnd:
+	// The block ends where p ends, at BX = 32-len(p) bytes from p.
+	MOVL         $32, BX
+	SUBL         DX, BX
+	VMOVDQU      -32(SI)(DX*1), Y0
+	VMOVD        BX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPGTB     iota<>(SB), Y6, Y6 // FF at the offsets before p
+	VPANDN       Y0, Y6, Y0
+	SHORTFLAGS
+	TESTL        CX, CX
+	JZ           whole
+	BSFL         CX, AX
+	SUBQ         BX, AX
+	JMP          done
+
+whole:
+	MOVQ   DX, AX
+	VPTEST Y7, Y7
+	JZ     done
+	DECQ   AX
+
+done:
+	VZEROUPPER
+
+ret:
+	MOVQ AX, ret+24(FP)
+	RET
+
 // func validAVX2(p []byte) int
 // Requires AVX2.
 TEXT ·validAVX2(SB), NOSPLIT, $0-32
@@ -386,7 +471,10 @@ TEXT ·copyValidBMPAVX2(SB), NOSPLIT, $0-56
 // func vecValid(p []byte) int
 // The AVX-512 kernel requires AVX2, AVX-512 F, BW and VBMI, and BMI2. It
 // returns the offset of the first byte flagged in an error, or len(p).
+// Input shorter than 32 bytes goes to validShortAVX2 on both paths.
 TEXT ·vecValid(SB), NOSPLIT, $0-32
+	CMPQ p_len+8(FP), $32
+	JB   short
 	CMPQ ·impl(SB), $const_implAVX512
 	JNE  other
 	MOVQ p_base+0(FP), SI
@@ -400,6 +488,13 @@ TEXT ·vecValid(SB), NOSPLIT, $0-32
 	RET
 other:
 	NOT512(·validAVX2, ret+24)
+short:
+	CMPQ ·impl(SB), $const_implAVX2
+	JB   none
+	JMP  ·validShortAVX2(SB)
+none:
+	MOVQ $-1, ret+24(FP)
+	RET
 
 // func vecCopy(dst, src []byte) int
 // Its AVX-512 kernel is vecValid's that stores every block it loads from

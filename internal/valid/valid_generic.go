@@ -52,6 +52,30 @@ func prefixFirst(p []byte, first *[256]uint8) int {
 	return i
 }
 
+// prefixShort is prefixGeneric for p of a few bytes, as unicode/utf8's
+// Valid checks them: a byte at a time, where the word-at-a-time ASCII
+// test costs more than it saves.
+func prefixShort(p []byte) int {
+	for i := 0; i < len(p); {
+		if p[i] < 0x80 {
+			i++
+			continue
+		}
+		x := first[p[i]]
+		size := int(x & 7)
+		if x == xx || i+size > len(p) {
+			return i
+		}
+		ar := acceptRanges[x>>4]
+		if c := p[i+1]; c < ar.lo || ar.hi < c ||
+			size > 2 && p[i+2]&0xC0 != 0x80 || size > 3 && p[i+3]&0xC0 != 0x80 {
+			return i
+		}
+		i += size
+	}
+	return len(p)
+}
+
 // copyPrefixGeneric is CopyPrefix in Go: prefixGeneric, then one copy of
 // the bytes it accepts.
 func copyPrefixGeneric(dst, src []byte) int {

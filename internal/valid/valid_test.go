@@ -575,9 +575,17 @@ func TestKernelFronts(t *testing.T) {
 			check("KernelCopyBeforeEE", n, ok, func() int { return im.copyValidBeforeEE(dst, src) })
 			n, ok = KernelCopyBMP(dst, src)
 			check("KernelCopyBMP", n, ok, func() int { return im.copyValidBMP(dst, src) })
-			// Below 32 bytes a kernel's call costs more than Prefix's Go loop.
-			if n, ok := KernelPrefix(src[:31]); ok {
-				t.Errorf("impl=%s: KernelPrefix took 31 bytes (n=%d)", name, n)
+			// Below 32 bytes KernelPrefix runs a short kernel where
+			// there is one; Finish makes its answer Prefix's.
+			for k := range 32 {
+				if n, ok := KernelPrefix(src[:k]); ok {
+					if n < k {
+						n = Finish(src[:k], n)
+					}
+					if want := prefixGeneric(src[:k]); n != want {
+						t.Errorf("impl=%s: KernelPrefix(%q) then Finish = %d; want %d", name, src[:k], n, want)
+					}
+				}
 			}
 			restore()
 		}
@@ -757,6 +765,35 @@ func TestLead(t *testing.T) {
 		}
 		if w := want[b]; got != w {
 			t.Errorf("Lead(%#02x) = %d, %#02x, %#02x; want %d, %#02x, %#02x", b, size, lo, hi, w.size, w.lo, w.hi)
+		}
+	}
+}
+
+// TestPrefixShort checks the loop for a few bytes against the reference on
+// every input of one or two bytes and on every input of up to Short-1
+// bytes made of a few kinds of sequence.
+func TestPrefixShort(t *testing.T) {
+	check := func(p []byte) {
+		if got, want := prefixShort(p), prefixGeneric(p); got != want {
+			t.Fatalf("prefixShort(%q) = %d; want %d", p, got, want)
+		}
+	}
+	for a := range 256 {
+		check([]byte{byte(a)})
+		for b := range 256 {
+			check([]byte{byte(a), byte(b)})
+		}
+	}
+	pieces := []string{"a", "\u00e9", "\u4e2d", "\U0001F600", "\xed\xa0\x80", "\xe0\x80", "\xf4\x90\x80\x80", "\xc2", "\xff", "\x80"}
+	for _, a := range pieces {
+		for _, b := range pieces {
+			for _, c := range pieces {
+				s := a + b + c
+				for k := 0; k <= len(s) && k < Short; k++ {
+					check([]byte(s[:k]))
+					check([]byte(s[len(s)-k:]))
+				}
+			}
 		}
 	}
 }
