@@ -3,6 +3,7 @@ package asmcheck
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -111,6 +112,44 @@ func TestLegacySSEDetected(t *testing.T) {
 	} {
 		if got := legacySSE(tc.in); got != tc.want {
 			t.Errorf("legacySSE(%s) = %v; want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestRequires checks that the "// Requires:" line above each TEXT names
+// exactly the CPU features its instructions need.
+func TestRequires(t *testing.T) {
+	for _, f := range kernelFuncs(t) {
+		want := Features(f)
+		got := slices.Clone(f.Requires)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s:%d: %s: // Requires: %s; its instructions need %s", f.File, f.Line, f.Name, strings.Join(f.Requires, ", "), strings.Join(want, ", "))
+		}
+	}
+}
+
+// TestFeatures checks the feature rules on instructions of each kind.
+func TestFeatures(t *testing.T) {
+	for _, tc := range []struct {
+		in   Instr
+		want []string
+	}{
+		{Instr{Op: "VPSHUFB", Args: []string{"Y4", "Y14", "Y4"}}, []string{"AVX", "AVX2"}},
+		{Instr{Op: "VPSHUFB", Args: []string{"Z4", "Z14", "Z4"}}, []string{"AVX512F", "AVX512BW"}},
+		{Instr{Op: "VPTEST", Args: []string{"Y4", "Y4"}}, []string{"AVX"}},
+		{Instr{Op: "VMOVD", Args: []string{"CX", "X15"}}, []string{"AVX"}},
+		{Instr{Op: "VPERMB", Args: []string{"Z1", "Z2", "Z3"}}, []string{"AVX512VBMI", "AVX512F"}},
+		{Instr{Op: "VPTERNLOGD", Args: []string{"$0x96", "Z1", "Z2", "Z3"}}, []string{"AVX512F"}},
+		{Instr{Op: "VPCMPEQB", Args: []string{"Y1", "Y2", "K1"}}, []string{"AVX512F", "AVX512BW", "AVX512VL"}},
+		{Instr{Op: "KMOVQ", Args: []string{"K1", "AX"}}, []string{"AVX512BW", "AVX512F"}},
+		{Instr{Op: "TZCNTQ", Args: []string{"AX", "AX"}}, []string{"BMI1"}},
+		{Instr{Op: "BZHIQ", Args: []string{"AX", "BX", "CX"}}, []string{"BMI2"}},
+		{Instr{Op: "POPCNTQ", Args: []string{"AX", "AX"}}, []string{"POPCNT"}},
+		{Instr{Op: "ADDQ", Args: []string{"AX", "BX"}}, nil},
+	} {
+		if got := instrFeatures(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("instrFeatures(%s) = %v; want %v", tc.in, got, tc.want)
 		}
 	}
 }

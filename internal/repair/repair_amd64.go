@@ -16,11 +16,12 @@ const (
 )
 
 // The kernels need AVX-512 BW and VBMI (VPERMB and VPERMI2B do the
-// lookups), BMI1 and BMI2; they also ask for AVX2, as internal/valid's
-// AVX-512 kernel does, so that GODEBUG=cpu.avx2=off and
-// GODEBUG=cpu.avx512f=off turn off both packages' kernels.
+// lookups), BMI1, BMI2 and POPCNT, as their "Requires:" lines say; they
+// also ask for AVX2, as internal/valid's AVX-512 kernel does, so that
+// GODEBUG=cpu.avx2=off and GODEBUG=cpu.avx512f=off turn off both
+// packages' kernels.
 var useAVX512 = cpu.X86.HasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
-	cpu.X86.HasAVX512VBMI && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
+	cpu.X86.HasAVX512VBMI && cpu.X86.HasBMI1 && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
 
 // The AVX2 implementation is the kernel repairAVX2, which also needs BMI1
 // and POPCNT, as every CPU with AVX2 that Go runs on has; without them,

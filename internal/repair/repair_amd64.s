@@ -104,9 +104,10 @@ GLOBL cont1Esc<>(SB), RODATA|NOPTR, $64
 	VPERMI2B Z17, Z14, Z1
 
 // func classifyAVX512(src []byte, out []blockClass)
-// Requires AVX-512 F, BW and VBMI. For each i < len(out) it classifies the
-// 64 bytes at src[64*i:], reading up to src[64*i+67]; len(src) must be at
-// least 64*len(out)+3. See classifyGeneric.
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+// For each i < len(out) it classifies the 64 bytes at src[64*i:], reading
+// up to src[64*i+67]; len(src) must be at least 64*len(out)+3. See
+// classifyGeneric.
 TEXT ·classifyAVX512(SB), NOSPLIT, $0-48
 	MOVQ  src_base+0(FP), SI
 	MOVQ  out_base+24(FP), DI
@@ -233,8 +234,9 @@ TABLE(escBit<>, $0x4040404040404040, $0x4040404040404040)
 
 
 // func repairAVX512(dst, src []byte, n int, tab *Table, st *state)
-// Requires AVX-512 F, BW and VBMI, BMI1 and 2, and where tab.vec is set
-// VBMI2 (vecPath). It classifies the n <= REPAIR_BATCH blocks from st.p
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, BMI1, BMI2, POPCNT
+// It runs its AVX512VBMI2 instructions only where tab.vec is set
+// (vecPath). It classifies the n <= REPAIR_BATCH blocks from st.p
 // on into its frame, as classifyAVX512 does, and then repairs them: a
 // block with a few ill-formed bytes as copies of the valid runs between
 // them and a table word for each, one with VEC_MIN or more in the vector

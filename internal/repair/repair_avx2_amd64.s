@@ -267,8 +267,8 @@ GLOBL two<>(SB), RODATA|NOPTR, $32
 #define DENSE_MIN 12
 
 // func repairAVX2(dst, src []byte, n int, tab *Table, st *state)
-// Requires AVX2, BMI1 and POPCNT. It classifies the n <= REPAIR_BATCH
-// blocks from st.p on into its frame, as classifyAVX2 does, and then
+// Requires: AVX, AVX2, BMI1, POPCNT
+// It classifies the n <= REPAIR_BATCH blocks from st.p on into its frame, as classifyAVX2 does, and then
 // repairs them: a block with a few ill-formed bytes as copies of the
 // valid runs between them and a table word for each, one with DENSE_MIN
 // or more in the dense path, a table word for each of its bytes. See

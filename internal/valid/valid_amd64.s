@@ -303,7 +303,7 @@ ret:
 	RET
 
 // func validAVX2(p []byte) int
-// Requires AVX2.
+// Requires: AVX, AVX2
 TEXT ·validAVX2(SB), NOSPLIT, $0-32
 	MOVQ p_base+0(FP), SI
 	MOVQ p_len+8(FP), DX
@@ -315,7 +315,8 @@ TEXT ·validAVX2(SB), NOSPLIT, $0-32
 	RET
 
 // func copyValidAVX2(dst, src []byte) int
-// Requires AVX2. It is validAVX2 that stores every block it loads from src
+// Requires: AVX, AVX2
+// It is validAVX2 that stores every block it loads from src
 // to dst.
 TEXT ·copyValidAVX2(SB), NOSPLIT, $0-56
 	MOVQ dst_base+0(FP), DI
@@ -329,7 +330,8 @@ TEXT ·copyValidAVX2(SB), NOSPLIT, $0-56
 	RET
 
 // func validBeforeEEAVX2(p []byte) int
-// Requires AVX2. It is validAVX2 that also flags the byte after every EE
+// Requires: AVX, AVX2
+// It is validAVX2 that also flags the byte after every EE
 // (prevLowEE).
 TEXT ·validBeforeEEAVX2(SB), NOSPLIT, $0-32
 	MOVQ p_base+0(FP), SI
@@ -342,7 +344,8 @@ TEXT ·validBeforeEEAVX2(SB), NOSPLIT, $0-32
 	RET
 
 // func copyValidBeforeEEAVX2(dst, src []byte) int
-// Requires AVX2. It is copyValidAVX2 that also flags the byte after every
+// Requires: AVX, AVX2
+// It is copyValidAVX2 that also flags the byte after every
 // EE (prevLowEE).
 TEXT ·copyValidBeforeEEAVX2(SB), NOSPLIT, $0-56
 	MOVQ dst_base+0(FP), DI
@@ -356,7 +359,8 @@ TEXT ·copyValidBeforeEEAVX2(SB), NOSPLIT, $0-56
 	RET
 
 // func validBMPAVX2(p []byte) int
-// Requires AVX2. It is validAVX2 that also flags the byte after every byte
+// Requires: AVX, AVX2
+// It is validAVX2 that also flags the byte after every byte
 // F0..FF (prevLowBMP).
 TEXT ·validBMPAVX2(SB), NOSPLIT, $0-32
 	MOVQ p_base+0(FP), SI
@@ -369,7 +373,8 @@ TEXT ·validBMPAVX2(SB), NOSPLIT, $0-32
 	RET
 
 // func copyValidBMPAVX2(dst, src []byte) int
-// Requires AVX2. It is copyValidAVX2 that also flags the byte after every
+// Requires: AVX, AVX2
+// It is copyValidAVX2 that also flags the byte after every
 // byte F0..FF (prevLowBMP).
 TEXT ·copyValidBMPAVX2(SB), NOSPLIT, $0-56
 	MOVQ dst_base+0(FP), DI
@@ -469,8 +474,8 @@ TEXT ·copyValidBMPAVX2(SB), NOSPLIT, $0-56
 	RET
 
 // func vecValid(p []byte) int
-// The AVX-512 kernel requires AVX2, AVX-512 F, BW and VBMI, and BMI2. It
-// returns the offset of the first byte flagged in an error, or len(p).
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
+// Its AVX-512 kernel returns the offset of the first byte flagged in an error, or len(p).
 // Input shorter than 32 bytes goes to validShortAVX2 on both paths.
 TEXT ·vecValid(SB), NOSPLIT, $0-32
 	CMPQ p_len+8(FP), $32
@@ -497,6 +502,7 @@ none:
 	RET
 
 // func vecCopy(dst, src []byte) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
 // Its AVX-512 kernel is vecValid's that stores every block it loads from
 // src to dst, and the first block of an input shorter than 64 bytes with
 // the mask it is loaded with.
@@ -517,6 +523,7 @@ other:
 	NOT512(·copyValidAVX2, ret+48)
 
 // func vecValidBeforeEE(p []byte) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
 // Its AVX-512 kernel is vecValid's that also flags the byte after every EE
 // (prevLowEE).
 TEXT ·vecValidBeforeEE(SB), NOSPLIT, $0-32
@@ -535,6 +542,7 @@ other:
 	NOT512(·validBeforeEEAVX2, ret+24)
 
 // func vecCopyBeforeEE(dst, src []byte) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
 // Its AVX-512 kernel is vecCopy's that also flags the byte after every EE
 // (prevLowEE).
 TEXT ·vecCopyBeforeEE(SB), NOSPLIT, $0-56
@@ -554,6 +562,7 @@ other:
 	NOT512(·copyValidBeforeEEAVX2, ret+48)
 
 // func vecValidBMP(p []byte) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
 // Its AVX-512 kernel is vecValid's that also flags the byte after every
 // byte F0..FF (prevLowBMP).
 TEXT ·vecValidBMP(SB), NOSPLIT, $0-32
@@ -572,6 +581,7 @@ other:
 	NOT512(·validBMPAVX2, ret+24)
 
 // func vecCopyBMP(dst, src []byte) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
 // Its AVX-512 kernel is vecCopy's that also flags the byte after every
 // byte F0..FF (prevLowBMP).
 TEXT ·vecCopyBMP(SB), NOSPLIT, $0-56
