@@ -25,6 +25,7 @@ package repair
 import (
 	"bytes"
 	"encoding/binary"
+	"github.com/utf8stream/utf8stream/internal/registry"
 	"math/bits"
 
 	"github.com/utf8stream/utf8stream/internal/valid"
@@ -658,42 +659,16 @@ func fourAt(src []byte, lo, hi int) int {
 	return hi
 }
 
-// implInfo names an implementation and tells whether this machine
-// supports it. Each platform's file lists its implementations in impls,
-// "generic" first, and keeps the index of the one in use in impl.
-type implInfo struct {
-	name      string
-	supported bool
-}
+// kernels is the package's entry in the registry of implementations.
+var kernels = registry.Register("repair", &impl, impls...)
 
 // ImplNames returns the names of the implementations that this machine
 // supports, "generic" first and the one in use by default last. It is for
 // tests and benchmarks, which loop over it.
-func ImplNames() []string {
-	var names []string
-	for _, im := range impls {
-		if im.supported {
-			names = append(names, im.name)
-		}
-	}
-	return names
-}
+func ImplNames() []string { return kernels.Names() }
 
 // SetImpl makes Blocks and Tail use the named implementation until
 // restore is called. It panics if this machine does not support it. It is
 // for tests and benchmarks, which must not run in parallel with each other
 // while the implementation is switched.
-func SetImpl(name string) (restore func()) {
-	for i, im := range impls {
-		if im.name != name {
-			continue
-		}
-		if !im.supported {
-			panic("repair: implementation " + name + " is not supported on this machine")
-		}
-		old := impl
-		impl = i
-		return func() { impl = old }
-	}
-	panic("repair: unknown implementation " + name)
-}
+func SetImpl(name string) (restore func()) { return kernels.Select(name) }

@@ -5,6 +5,7 @@ package repair
 import (
 	"unsafe"
 
+	"github.com/utf8stream/utf8stream/internal/registry"
 	"golang.org/x/sys/cpu"
 )
 
@@ -20,8 +21,13 @@ const (
 // also ask for AVX2, as internal/valid's AVX-512 kernel does, so that
 // GODEBUG=cpu.avx2=off and GODEBUG=cpu.avx512f=off turn off both
 // packages' kernels.
-var useAVX512 = cpu.X86.HasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
-	cpu.X86.HasAVX512VBMI && cpu.X86.HasBMI1 && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
+var avx512Needs = []registry.Feature{
+	registry.Has("AVX", cpu.X86.HasAVX), registry.Has("AVX2", cpu.X86.HasAVX2), registry.Has("AVX512F", cpu.X86.HasAVX512F),
+	registry.Has("AVX512BW", cpu.X86.HasAVX512BW), registry.Has("AVX512VBMI", cpu.X86.HasAVX512VBMI),
+	registry.Has("BMI1", cpu.X86.HasBMI1), registry.Has("BMI2", cpu.X86.HasBMI2), registry.Has("POPCNT", cpu.X86.HasPOPCNT),
+}
+
+var useAVX512 = registry.All(avx512Needs)
 
 // The AVX2 implementation is the kernel repairAVX2, which also needs BMI1
 // and POPCNT, as every CPU with AVX2 that Go runs on has; without them,
@@ -31,10 +37,11 @@ var (
 	useAVX2Kernel = useAVX2 && cpu.X86.HasBMI1 && cpu.X86.HasPOPCNT
 )
 
-var impls = []implInfo{
-	implGeneric: {"generic", true},
-	implAVX2:    {"avx2", useAVX2},
-	implAVX512:  {"avx512", useAVX512},
+var impls = []registry.Impl{
+	implGeneric: {Name: "generic"},
+	implAVX2: {Name: "avx2", Needs: []registry.Feature{registry.Has("AVX", cpu.X86.HasAVX), registry.Has("AVX2", cpu.X86.HasAVX2)},
+		Advertised: cpu.X86.HasAVX2},
+	implAVX512: {Name: "avx512", Needs: avx512Needs, Advertised: cpu.X86.HasAVX512F},
 }
 
 // impl is the implementation in use: the fastest one supported.

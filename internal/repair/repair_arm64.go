@@ -2,6 +2,8 @@
 
 package repair
 
+import "github.com/utf8stream/utf8stream/internal/registry"
+
 // The implementations, by index in impls. Every arm64 CPU has NEON
 // (ASIMD), so the NEON classification needs no feature check.
 const (
@@ -11,9 +13,9 @@ const (
 
 // The NEON implementation is classifyNEON under the Go loop of blocks:
 // there is no NEON repair kernel.
-var impls = []implInfo{
-	implGeneric: {"generic", true},
-	implNEON:    {"neon", true},
+var impls = []registry.Impl{
+	implGeneric: {Name: "generic"},
+	implNEON:    {Name: "neon", Advertised: true},
 }
 
 // impl is the implementation in use: the fastest one supported.

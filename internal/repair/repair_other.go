@@ -2,9 +2,11 @@
 
 package repair
 
+import "github.com/utf8stream/utf8stream/internal/registry"
+
 const implGeneric = 0
 
-var impls = []implInfo{implGeneric: {"generic", true}}
+var impls = []registry.Impl{implGeneric: {Name: "generic"}}
 
 var impl = implGeneric
 

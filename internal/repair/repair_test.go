@@ -666,7 +666,7 @@ func BenchmarkRepairBlocks(b *testing.B) {
 func TestRepairGODEBUG(t *testing.T) {
 	if os.Getenv("REPAIR_PRINT_IMPL") != "" {
 		names := ImplNames()
-		fmt.Printf("impl=%s best=%s\n", impls[impl].name, names[len(names)-1])
+		fmt.Printf("impl=%s best=%s\n", impls[impl].Name, names[len(names)-1])
 		return
 	}
 	if testing.Short() {
@@ -757,4 +757,23 @@ func FuzzBlocks(f *testing.F) {
 			restore()
 		}
 	})
+}
+
+// TestKernels fails where the CPU advertises an instruction set whose
+// kernels cannot run here, rather than letting the tests that loop over
+// ImplNames skip them without a word, and logs which kernels run.
+func TestKernels(t *testing.T) {
+	summary, err := kernels.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(summary)
+	if len(kernels.Impls) != len(impls) {
+		t.Fatalf("the registry holds %d implementations; impls %d", len(kernels.Impls), len(impls))
+	}
+	for i, im := range impls {
+		if kernels.Impls[i].Name != im.Name {
+			t.Errorf("the registry's implementation %d is %s; impls' is %s", i, kernels.Impls[i].Name, im.Name)
+		}
+	}
 }

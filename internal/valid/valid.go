@@ -22,6 +22,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/utf8stream/utf8stream/internal/registry"
 )
 
 // The values of first that are not lead bytes of multi-byte sequences. The
@@ -240,14 +242,13 @@ func seqStart(p []byte, n int) int {
 	return i
 }
 
-// implInfo names an implementation and tells whether this machine supports
-// it. Each platform's file lists its implementations in impls, "generic"
-// first, and keeps the index of the one in use in impl; the dispatchers
-// switch on impl. valid, copyValid and their variants are the kernels (nil
-// where there are none), there so that tests can run each one directly.
+// implInfo is an implementation with its kernels. Each platform's file
+// lists its implementations in impls, "generic" first, and keeps the index
+// of the one in use in impl; the dispatchers switch on impl. valid,
+// copyValid and their variants are the kernels (nil where there are none),
+// there so that tests can run each one directly.
 type implInfo struct {
-	name              string
-	supported         bool
+	registry.Impl
 	valid             func(p []byte) int
 	copyValid         func(dst, src []byte) int
 	validBeforeEE     func(p []byte) int
@@ -256,37 +257,25 @@ type implInfo struct {
 	copyValidBMP      func(dst, src []byte) int
 }
 
+// kernels is the package's entry in the registry of implementations.
+var kernels = registry.Register("valid", &impl, func() []registry.Impl {
+	r := make([]registry.Impl, len(impls))
+	for i, im := range impls {
+		r[i] = im.Impl
+	}
+	return r
+}()...)
+
 // ImplNames returns the names of the implementations that this machine
 // supports, "generic" first and the one in use by default last. It is for
 // tests and benchmarks, which loop over it.
-func ImplNames() []string {
-	var names []string
-	for _, im := range impls {
-		if im.supported {
-			names = append(names, im.name)
-		}
-	}
-	return names
-}
+func ImplNames() []string { return kernels.Names() }
 
 // SetImpl makes every function of the package use the named implementation
 // until restore is called. It panics if this machine does not support it.
 // It is for tests and benchmarks, which must not run in parallel with each
 // other while the implementation is switched.
-func SetImpl(name string) (restore func()) {
-	for i, im := range impls {
-		if im.name != name {
-			continue
-		}
-		if !im.supported {
-			panic("valid: implementation " + name + " is not supported on this machine")
-		}
-		old := impl
-		impl = i
-		return func() { impl = old }
-	}
-	panic("valid: unknown implementation " + name)
-}
+func SetImpl(name string) (restore func()) { return kernels.Select(name) }
 
 // IndexHigh returns the offset of the first byte F0..FF in p, or len(p) if
 // there is none. Within valid UTF-8 those are the lead bytes F0..F4 of the

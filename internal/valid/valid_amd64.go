@@ -3,6 +3,7 @@
 package valid
 
 import (
+	"github.com/utf8stream/utf8stream/internal/registry"
 	"golang.org/x/sys/cpu"
 )
 
@@ -15,21 +16,28 @@ const (
 )
 
 var (
-	useAVX2 = cpu.X86.HasAVX2
+	// The features of the kernels, as their "Requires:" lines name them.
+	avx2Needs = []registry.Feature{registry.Has("AVX", cpu.X86.HasAVX), registry.Has("AVX2", cpu.X86.HasAVX2)}
 	// The AVX-512 kernel needs AVX-512 BW, VBMI (VPERMB does the lookups),
 	// BMI1 (TZCNT) and BMI2 (BZHI makes the masks of the last block). It
 	// also asks for AVX2, so that GODEBUG=cpu.avx2=off turns off both kernels.
-	useAVX512 = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
-		cpu.X86.HasAVX512VBMI && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
+	avx512Needs = append(avx2Needs[:len(avx2Needs):len(avx2Needs)],
+		registry.Has("AVX512F", cpu.X86.HasAVX512F), registry.Has("AVX512BW", cpu.X86.HasAVX512BW),
+		registry.Has("AVX512VBMI", cpu.X86.HasAVX512VBMI), registry.Has("BMI1", cpu.X86.HasBMI1),
+		registry.Has("BMI2", cpu.X86.HasBMI2))
+
+	useAVX2   = registry.All(avx2Needs)
+	useAVX512 = registry.All(avx512Needs)
 )
 
 var impls = []implInfo{
-	implGeneric:  {name: "generic", supported: true},
-	implPortable: {name: "portable", supported: true},
-	implAVX2:     {"avx2", useAVX2, validAVX2, copyValidAVX2, validBeforeEEAVX2, copyValidBeforeEEAVX2, validBMPAVX2, copyValidBMPAVX2},
+	implGeneric:  {Impl: registry.Impl{Name: "generic"}},
+	implPortable: {Impl: registry.Impl{Name: "portable"}},
+	implAVX2: {registry.Impl{Name: "avx2", Needs: avx2Needs, Advertised: cpu.X86.HasAVX2},
+		validAVX2, copyValidAVX2, validBeforeEEAVX2, copyValidBeforeEEAVX2, validBMPAVX2, copyValidBMPAVX2},
 	// The AVX-512 kernels have no entry of their own (see vecValid): the
 	// tests fill in this entry's kernels (export_amd64_test.go).
-	implAVX512: {name: "avx512", supported: useAVX512},
+	implAVX512: {Impl: registry.Impl{Name: "avx512", Needs: avx512Needs, Advertised: cpu.X86.HasAVX512F}},
 }
 
 // impl is the implementation in use: the fastest one supported.

@@ -30,13 +30,13 @@ func TestVecDispatch(t *testing.T) {
 		impl int
 		want int
 	}{{implGeneric, -1}, {implPortable, -1}, {implAVX2, 65}, {implAVX512, 64}} {
-		if !impls[tc.impl].supported {
+		if !impls[tc.impl].Supported() {
 			continue
 		}
-		restore := SetImpl(impls[tc.impl].name)
+		restore := SetImpl(impls[tc.impl].Name)
 		for _, v := range vecs {
 			if got := v.f(); got != tc.want {
-				t.Errorf("impl=%s: %s(65 bytes of ASCII) = %d; want %d", impls[tc.impl].name, v.name, got, tc.want)
+				t.Errorf("impl=%s: %s(65 bytes of ASCII) = %d; want %d", impls[tc.impl].Name, v.name, got, tc.want)
 			}
 		}
 		restore()

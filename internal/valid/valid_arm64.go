@@ -2,6 +2,8 @@
 
 package valid
 
+import "github.com/utf8stream/utf8stream/internal/registry"
+
 // The implementations, by index in impls. Every arm64 CPU has NEON
 // (ASIMD), so the NEON kernels need no feature check.
 const (
@@ -10,8 +12,8 @@ const (
 )
 
 var impls = []implInfo{
-	implGeneric: {name: "generic", supported: true},
-	implNEON:    {"neon", true, validNEON, copyValidNEON, validBeforeEENEON, copyValidBeforeEENEON, validBMPNEON, copyValidBMPNEON},
+	implGeneric: {Impl: registry.Impl{Name: "generic"}},
+	implNEON:    {registry.Impl{Name: "neon", Advertised: true}, validNEON, copyValidNEON, validBeforeEENEON, copyValidBeforeEENEON, validBMPNEON, copyValidBMPNEON},
 }
 
 // impl is the implementation in use: the fastest one supported.

@@ -2,6 +2,8 @@
 
 package valid
 
+import "github.com/utf8stream/utf8stream/internal/registry"
+
 // The implementations, by index in impls.
 const (
 	implGeneric = iota
@@ -9,8 +11,8 @@ const (
 )
 
 var impls = []implInfo{
-	implGeneric:  {name: "generic", supported: true},
-	implPortable: {name: "portable", supported: true},
+	implGeneric:  {Impl: registry.Impl{Name: "generic"}},
+	implPortable: {Impl: registry.Impl{Name: "portable"}},
 }
 
 var impl = implPortable
