@@ -3,12 +3,13 @@
 // DI+AX+off in the copying kernels and does nothing in the others, ASCII2
 // loads (and stores) the four blocks at AX and ORs them into Y0, and
 // SETUPSTOP2 sets up the tables of the stopping kernels, after SETUP2. It
-// leaves the result in AX.
+// leaves the result in AX, and overwrites BX, CX, R8, R9 and Y0 to Y15.
 
 	XORL AX, AX
 	CMPQ DX, $32
 	JB   done
 	LEAQ -32(DX), BX  // start of the last whole block
+	LEAQ -64(DX), R9  // start of the last whole pair of blocks; may be negative
 	LEAQ -128(DX), R8 // start of the last run of four blocks; may be negative
 
 	SETUP2 // Y7: the last block's unfinished sequence, if any
@@ -24,6 +25,48 @@
 	JMP        check
 
 loop:
+	// Two blocks at a time, with one test of each kind for the pair:
+	// the first block in Y0, the second in Y9.
+	CMPQ      AX, R9
+	JGT       single
+	VMOVDQU   (SI)(AX*1), Y0
+	VMOVDQU   32(SI)(AX*1), Y9
+	STORE2(Y0, 0)
+	STORE2(Y9, 32)
+	VPOR      Y0, Y9, Y4
+	VPMOVMSKB Y4, CX
+	TESTL     CX, CX
+	JZ        asciiPair
+	PREV2
+	CHECK2
+	VMOVDQU   31(SI)(AX*1), Y1
+	VMOVDQU   30(SI)(AX*1), Y2
+	VMOVDQU   29(SI)(AX*1), Y3
+	CHECK2R(Y9, Y1, Y2, Y3, Y5, Y6, Y0)
+	VPOR      Y4, Y5, Y6
+	VPTEST    Y6, Y6
+	JNZ       foundPair
+	VPSUBUSB  Y8, Y9, Y7
+	ADDQ      $64, AX
+	JMP       loop
+
+foundPair:
+	// Y4 and Y5 flag the errors of the blocks at AX and AX+32.
+	VPTEST  Y4, Y4
+	JNZ     found
+	ADDQ    $32, AX
+	VMOVDQU Y5, Y4
+	JMP     found
+
+asciiPair:
+	// Two ASCII blocks are well-formed unless the block before them
+	// ended inside a sequence.
+	VPTEST Y7, Y7
+	JNZ    done
+	ADDQ   $64, AX
+	JMP    asciiRun
+
+single:
 	CMPQ      AX, BX
 	JA        tail
 	VMOVDQU   (SI)(AX*1), Y0

@@ -122,6 +122,14 @@ DATA incompleteMax<>+0x30(SB)/8, $0xffffffffffffffff
 DATA incompleteMax<>+0x38(SB)/8, $0xbfdfefffffffffff
 GLOBL incompleteMax<>(SB), RODATA|NOPTR, $64
 
+// high holds 0x80 in every byte: the bit of TwoConts that CHECK2R takes
+// from the bytes two and three places before.
+DATA high<>+0x00(SB)/8, $0x8080808080808080
+DATA high<>+0x08(SB)/8, $0x8080808080808080
+DATA high<>+0x10(SB)/8, $0x8080808080808080
+DATA high<>+0x18(SB)/8, $0x8080808080808080
+GLOBL high<>(SB), RODATA|NOPTR, $32
+
 // SETUP2 loads the constants of the AVX2 kernels and clears Y7.
 #define SETUP2 \
 	MOVL         $0x0f0f0f0f, CX           \
@@ -133,9 +141,6 @@ GLOBL incompleteMax<>(SB), RODATA|NOPTR, $64
 	MOVL         $0x70707070, CX           \
 	VMOVD        CX, X10                   \
 	VPBROADCASTD X10, Y10                  \
-	MOVL         $0x80808080, CX           \
-	VMOVD        CX, X9                    \
-	VPBROADCASTD X9, Y9                    \
 	VMOVDQU      prevHigh<>(SB), Y14       \
 	VMOVDQU      prevLow<>(SB), Y13        \
 	VMOVDQU      curHigh<>(SB), Y12        \
@@ -166,25 +171,29 @@ GLOBL incompleteMax<>(SB), RODATA|NOPTR, $64
 	BSFL      CX, CX      \
 	ADDQ      CX, AX
 
-// CHECK2 sets Y4 to flag the bytes that show an error in the 32-byte block
-// in Y0, with the bytes 1, 2 and 3 places before each of its bytes in Y1,
-// Y2 and Y3. It overwrites Y1 to Y6.
-#define CHECK2 \
-	VPSRLW    $4, Y1, Y4   \
-	VPAND     Y15, Y4, Y4  \
-	VPSHUFB   Y4, Y14, Y4  \
-	VPAND     Y15, Y1, Y5  \
-	VPSHUFB   Y5, Y13, Y5  \
-	VPSRLW    $4, Y0, Y6   \
-	VPAND     Y15, Y6, Y6  \
-	VPSHUFB   Y6, Y12, Y6  \
-	VPAND     Y4, Y5, Y4   \
-	VPAND     Y6, Y4, Y4   \
-	VPSUBUSB  Y11, Y2, Y2  \
-	VPSUBUSB  Y10, Y3, Y3  \
-	VPOR      Y2, Y3, Y2   \
-	VPAND     Y9, Y2, Y2   \
-	VPXOR     Y2, Y4, Y4
+// CHECK2R sets out to flag the bytes that show an error in the 32-byte
+// block in cur, with the bytes 1, 2 and 3 places before each of its bytes
+// in p1, p2 and p3. It overwrites p2, p3, t1 and t2.
+#define CHECK2R(cur, p1, p2, p3, out, t1, t2) \
+	VPSRLW    $4, p1, out           \
+	VPAND     Y15, out, out         \
+	VPSHUFB   out, Y14, out         \
+	VPAND     Y15, p1, t1           \
+	VPSHUFB   t1, Y13, t1           \
+	VPSRLW    $4, cur, t2           \
+	VPAND     Y15, t2, t2           \
+	VPSHUFB   t2, Y12, t2           \
+	VPAND     out, t1, out          \
+	VPAND     t2, out, out          \
+	VPSUBUSB  Y11, p2, p2           \
+	VPSUBUSB  Y10, p3, p3           \
+	VPOR      p2, p3, p2            \
+	VPAND     high<>(SB), p2, p2    \
+	VPXOR     p2, out, out
+
+// CHECK2 is CHECK2R on the block in Y0, with the bytes before it in Y1,
+// Y2 and Y3, into Y4. It overwrites Y1 to Y6.
+#define CHECK2 CHECK2R(Y0, Y1, Y2, Y3, Y4, Y5, Y6)
 
 // The ways the AVX2 kernels load the four blocks of an ASCII run: only
 // loads, and loads and stores.
