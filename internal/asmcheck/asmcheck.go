@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -17,6 +18,7 @@ type Func struct {
 	Name     string   // the symbol, such as "·validAVX2"
 	File     string   // the .s file that holds it
 	Line     int      // the line of its TEXT directive
+	Frame    int      // the size of its frame, from the TEXT directive
 	Requires []string // the features its "// Requires:" comment names
 	Instrs   []Instr
 }
@@ -78,7 +80,7 @@ type parser struct {
 
 var (
 	requiresRE = regexp.MustCompile(`^//\s*Requires:\s*(.*)$`)
-	textRE     = regexp.MustCompile(`^TEXT\s+([^(\s]+)\(SB\)`)
+	textRE     = regexp.MustCompile(`^TEXT\s+([^(\s]+)\(SB\).*\$(\d+)`)
 	identRE    = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 )
 
@@ -131,7 +133,8 @@ func (p *parser) run(src string, includeLine int) error {
 			return fmt.Errorf("line %d: unsupported directive %q", lineNo, line)
 		default:
 			if m := textRE.FindStringSubmatch(line); m != nil {
-				p.funcs = append(p.funcs, Func{Name: m[1], File: p.file, Line: lineNo, Requires: p.requires})
+				frame, _ := strconv.Atoi(m[2])
+				p.funcs = append(p.funcs, Func{Name: m[1], File: p.file, Line: lineNo, Frame: frame, Requires: p.requires})
 				p.requires = nil
 				continue
 			}

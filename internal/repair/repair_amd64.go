@@ -44,6 +44,30 @@ var impls = []registry.Impl{
 	implAVX512: {Name: "avx512", Needs: avx512Needs, Advertised: cpu.X86.HasAVX512F},
 }
 
+// The frame of the repair kernels, which go_asm.h gives them as const_
+// names: the blockClass of batch blocks, and then three words. frameEscAny:
+// under tab.esc, whether any of the blocks has an EE followed by BE or BF.
+// frameCleanEnd: the position p at which the blocks since the last with an
+// ill-formed byte reach st.cleanMax; the block loop compares p with it and
+// finds st.clean from it on the way out, rather than count in st.clean,
+// whose load would wait for the store of the block before. frameDirtyStep:
+// 64*(st.cleanMax+1), which a block with an ill-formed byte sets
+// frameCleanEnd to past its start.
+const (
+	frameEscAny    = batch * int(unsafe.Sizeof(blockClass{}))
+	frameCleanEnd  = frameEscAny + 8
+	frameDirtyStep = frameCleanEnd + 8
+	frameSize      = frameDirtyStep + 8
+)
+
+// How many ill-formed bytes a block must hold for the many-errors path of
+// each kernel, which writes a table word for each byte of the block rather
+// than copy the valid runs between them.
+const (
+	vecMin   = 4  // repairAVX512's vector path
+	denseMin = 12 // repairAVX2's
+)
+
 // impl is the implementation in use: the fastest one supported.
 var impl = func() int {
 	switch {

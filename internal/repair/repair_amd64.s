@@ -1,5 +1,6 @@
 //go:build gc && !purego
 
+#include "go_asm.h"
 #include "textflag.h"
 
 // BYTES broadcasts the byte c to all 64 bytes of z.
@@ -130,10 +131,6 @@ done:
 
 #include "repair_amd64.h"
 
-// VEC_MIN is how many ill-formed bytes a block must hold for the vector
-// path to write it, where the table allows.
-#define VEC_MIN 4
-
 // The bits of a 64-bit mask that interleaving 3 streams of 64 bytes
 // gives to the first (ilv0), second (ilv1) and third (ilv2) of them in
 // the first 64 bytes; the next 64 bytes start with the second stream, the
@@ -236,20 +233,20 @@ TABLE(escBit<>, $0x4040404040404040, $0x4040404040404040)
 // func repairAVX512(dst, src []byte, n int, tab *Table, st *state)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, BMI1, BMI2, POPCNT
 // It runs its AVX512VBMI2 instructions only where tab.vec is set
-// (vecPath). It classifies the n <= REPAIR_BATCH blocks from st.p
+// (vecPath). It classifies the n <= const_batch blocks from st.p
 // on into its frame, as classifyAVX512 does, and then repairs them: a
 // block with a few ill-formed bytes as copies of the valid runs between
-// them and a table word for each, one with VEC_MIN or more in the vector
+// them and a table word for each, one with const_vecMin or more in the vector
 // path. See kernelBlocks.
 TEXT ·repairAVX512(SB), $1048-72
 	REPAIR_ENTER
-	CMPQ  ST_TAIL(R14), $0
+	CMPQ  state_tail(R14), $0
 	JNE   tail
 	MOVQ  src_base+24(FP), SI
-	ADDQ  ST_P(R14), SI
+	ADDQ  state_p(R14), SI
 	LEAQ  (SP), DI
 	MOVQ  R15, CX
-	CMPB  TAB_ESC(R13), $0
+	CMPB  Table_esc(R13), $0
 	JNE   classifyEsc
 #include "classify_amd64.h"
 	JMP classified
@@ -259,7 +256,7 @@ TEXT ·repairAVX512(SB), $1048-72
 // there (cont1Esc), so that the block loop takes the sequence as a subpart
 // of 3 bytes. ESC_SETUP sets up Z28 and Z29, which the loop keeps to tell
 // them from the others, Z17 for CLASSIFY_C1_ESC, and Z18, which
-// ESC_GATHER_EE gathers the v tests in; ESC_SAVE stores in ESC_ANY whether
+// ESC_GATHER_EE gathers the v tests in; ESC_SAVE stores in const_frameEscAny whether
 // any block has one (bit 6).
 #define ESC_SETUP \
 	BYTES(0xEE, Z28)                 \
@@ -271,7 +268,7 @@ TEXT ·repairAVX512(SB), $1048-72
 #define ESC_SAVE \
 	VPTESTMB escBit<>(SB), Z18, K1 \
 	KMOVQ    K1, AX                \
-	MOVQ     AX, ESC_ANY(SP)
+	MOVQ     AX, const_frameEscAny(SP)
 
 classifyEsc:
 	ESC_SETUP
@@ -288,16 +285,16 @@ classified:
 	MOVQ src_base+24(FP), SI
 
 #define REPAIR_SETUP \
-	CMPB      TAB_VEC(R13), $0          \
+	CMPB      Table_vec(R13), $0          \
 	JEQ       block                     \
-	VMOVDQU64 TAB_VOUT+0(R13), Z17      \
-	VMOVDQU64 TAB_VOUT+64(R13), Z18     \
-	VMOVDQU64 TAB_VOUT+128(R13), Z19    \
-	VMOVDQU64 TAB_VOUT+192(R13), Z20    \
-	VMOVDQU64 TAB_VOUT+256(R13), Z21    \
-	VMOVDQU64 TAB_VOUT+320(R13), Z22    \
-	VMOVDQU64 TAB_VLEN+0(R13), Z23      \
-	VMOVDQU64 TAB_VLEN+64(R13), Z24     \
+	VMOVDQU64 Table_vout+0(R13), Z17      \
+	VMOVDQU64 Table_vout+64(R13), Z18     \
+	VMOVDQU64 Table_vout+128(R13), Z19    \
+	VMOVDQU64 Table_vout+192(R13), Z20    \
+	VMOVDQU64 Table_vout+256(R13), Z21    \
+	VMOVDQU64 Table_vout+320(R13), Z22    \
+	VMOVDQU64 Table_vlen+0(R13), Z23      \
+	VMOVDQU64 Table_vlen+64(R13), Z24     \
 	VMOVDQU64 ilvIdx0<>(SB), Z25        \
 	VMOVDQU64 ilvIdx1<>(SB), Z26        \
 	VMOVDQU64 ilvIdx2<>(SB), Z27
@@ -310,10 +307,10 @@ classified:
 	KMOVQ    K1, AX
 // Many ill-formed bytes, and a table that the vector path serves.
 #define DENSE_TEST \
-	CMPB    TAB_VEC(R13), $0 \
+	CMPB    Table_vec(R13), $0 \
 	JEQ     scalar           \
 	POPCNTQ R10, AX          \
-	CMPQ    AX, $VEC_MIN     \
+	CMPQ    AX, $const_vecMin     \
 	JAE     vector
 #include "repair_loop_amd64.h"
 
@@ -327,7 +324,7 @@ vector:
 	// (K2): each start of a subpart, or each ill-formed byte.
 	KMOVQ      R10, K1
 	MOVQ       R9, CX
-	CMPB       TAB_VEC(R13), $2
+	CMPB       Table_vec(R13), $2
 	CMOVQEQ    R10, CX
 	KMOVQ      CX, K2
 	VMOVDQU64  (SI)(DX*1), Z0
@@ -371,7 +368,7 @@ tail:
 	// copy stored just before, which a load 1, 2 or 3 bytes on spans with
 	// the zeros' stores, would wait for the stores to reach the cache.
 	MOVQ       src_base+24(FP), SI
-	MOVQ       ST_TAIL(R14), AX
+	MOVQ       state_tail(R14), AX
 	MOVQ       $-1, CX
 	BZHIQ      AX, CX, CX
 	KMOVQ      CX, K1
@@ -399,7 +396,7 @@ tail:
 	VPERMB.Z   Z0, Z3, K4, Z3
 	LEAQ       (SP), DI
 	MOVQ       $1, CX
-	CMPB       TAB_ESC(R13), $0
+	CMPB       Table_esc(R13), $0
 	JNE        tailEsc
 #undef CLASSIFY_LOAD
 #undef CLASSIFY_LOOP

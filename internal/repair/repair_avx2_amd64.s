@@ -1,5 +1,6 @@
 //go:build gc && !purego
 
+#include "go_asm.h"
 #include "textflag.h"
 
 // The AVX2 kernels: classifyAVX2, and repairAVX2, which classifies as it
@@ -151,7 +152,7 @@ GLOBL bBD<>(SB), RODATA|NOPTR, $32
 // followed by BE..FF or 00..7F (Y10) and gathers them in Y12, and
 // ESC_POST_EE clears v there, so that the block loop takes the sequence
 // as a subpart of 3 bytes (those followed by C0..FF or 00..7F hold no
-// third byte, so v is clear there already). ESC_SAVE stores in ESC_ANY
+// third byte, so v is clear there already). ESC_SAVE stores in const_frameEscAny
 // whether any block has one.
 #define ESC_PRE_EE \
 	VPCMPEQB bEE<>(SB), Y0, Y10 \
@@ -162,7 +163,7 @@ GLOBL bBD<>(SB), RODATA|NOPTR, $32
 	VPANDN Y7, Y10, Y7
 #define ESC_SAVE \
 	VPMOVMSKB Y12, AX \
-	MOVQ      AX, ESC_ANY(SP)
+	MOVQ      AX, const_frameEscAny(SP)
 
 // LOAD4(off) loads the 32 bytes at off(SI) and the 32 bytes 1, 2 and 3
 // places on into Y0 to Y3, for CLASSIFY_HALF.
@@ -262,15 +263,11 @@ DATA two<>+16(SB)/8, $0x0202020202020202
 DATA two<>+24(SB)/8, $0x0202020202020202
 GLOBL two<>(SB), RODATA|NOPTR, $32
 
-// DENSE_MIN is how many ill-formed bytes a block must hold for the dense
-// path to write it.
-#define DENSE_MIN 12
-
 // func repairAVX2(dst, src []byte, n int, tab *Table, st *state)
 // Requires: AVX, AVX2, BMI1, POPCNT
-// It classifies the n <= REPAIR_BATCH blocks from st.p on into its frame, as classifyAVX2 does, and then
+// It classifies the n <= const_batch blocks from st.p on into its frame, as classifyAVX2 does, and then
 // repairs them: a block with a few ill-formed bytes as copies of the
-// valid runs between them and a table word for each, one with DENSE_MIN
+// valid runs between them and a table word for each, one with const_denseMin
 // or more in the dense path, a table word for each of its bytes. See
 // kernelBlocks.
 TEXT ·repairAVX2(SB), $1048-72
@@ -280,10 +277,10 @@ TEXT ·repairAVX2(SB), $1048-72
 	VMOVDQU b90<>(SB), Y15
 	MOVQ    src_base+24(FP), SI
 	LEAQ    (SP), DI
-	CMPQ    ST_TAIL(R14), $0
+	CMPQ    state_tail(R14), $0
 	JNE     tail
-	ADDQ    ST_P(R14), SI
-	CMPB    TAB_ESC(R13), $0
+	ADDQ    state_p(R14), SI
+	CMPB    Table_esc(R13), $0
 	JNE     classifyEsc
 
 classifyLoop:
@@ -333,7 +330,7 @@ classified:
 	ORQ       R8, AX
 #define DENSE_TEST \
 	POPCNTQ R10, AX         \
-	CMPQ    AX, $DENSE_MIN  \
+	CMPQ    AX, $const_denseMin  \
 	JAE     dense
 #include "repair_loop_amd64.h"
 
@@ -362,7 +359,7 @@ classified:
 	SHRQ    $16, R8              \
 	MOVQ    (R13)(AX*8), CX      \
 	MOVQ    CX, (DI)(BX*1)       \
-	MOVBQZX TAB_N(R13)(AX*1), CX \
+	MOVBQZX Table_n(R13)(AX*1), CX \
 	ADDQ    CX, BX
 #define PUT4 \
 	PUT \
@@ -429,7 +426,7 @@ tail:
 	// zeros itself. The 64 bytes from src's start lie on one page
 	// (tailReadable): they are loaded whole, and those past the tail
 	// zeroed.
-	MOVQ         ST_TAIL(R14), AX
+	MOVQ         state_tail(R14), AX
 	VMOVDQU      (SI), Y4
 	VMOVDQU      32(SI), Y5
 	VMOVQ        AX, X6
@@ -449,7 +446,7 @@ tail:
 	VMOVDQA Y5, 32(R8)
 	VMOVDQA Y6, 64(R8)
 	VMOVDQA Y6, 96(R8)
-	CMPB    TAB_ESC(R13), $0
+	CMPB    Table_esc(R13), $0
 	JNE     tailEsc
 #undef ESC_PRE
 #undef ESC_POST

@@ -21,23 +21,23 @@
 classifiedSI:
 	MOVQ dst_base+0(FP), DI
 	LEAQ (SP), R12
-	MOVQ ST_P(R14), DX
-	MOVQ ST_J(R14), BX
+	MOVQ state_p(R14), DX
+	MOVQ state_j(R14), BX
 
-	// CLEAN_END = p + 64*(cleanMax-clean), DIRTY_STEP = 64*(cleanMax+1).
-	MOVQ ST_CLEANMAX(R14), AX
+	// const_frameCleanEnd = p + 64*(cleanMax-clean), const_frameDirtyStep = 64*(cleanMax+1).
+	MOVQ state_cleanMax(R14), AX
 	LEAQ 1(AX), CX
 	SHLQ $6, CX
-	MOVQ CX, DIRTY_STEP(SP)
-	SUBQ ST_CLEAN(R14), AX
+	MOVQ CX, const_frameDirtyStep(SP)
+	SUBQ state_clean(R14), AX
 	SHLQ $6, AX
 	ADDQ DX, AX
-	MOVQ AX, CLEAN_END(SP)
+	MOVQ AX, const_frameCleanEnd(SP)
 
 	REPAIR_SETUP
 
 block:
-	CMPQ BX, ST_JMAX(R14)
+	CMPQ BX, state_jmax(R14)
 	JGT  out
 
 	// ownValid (CX): the bytes that a well-formed unit (its start in v,
@@ -50,8 +50,8 @@ block:
 	ANDQ R11, R9
 	MOVQ 16(R12), R10
 	ANDQ R11, R10
-	HOLDS(R8, R9, R10, CX, ST_HELDVALID)
-	MOVQ R8, ST_HELDVALID(R14)
+	HOLDS(R8, R9, R10, CX, state_heldValid)
+	MOVQ R8, state_heldValid(R14)
 
 	// bad (R10) = not (v or ownValid): every byte of an ill-formed
 	// subpart (v and ownValid have no byte in common).
@@ -65,28 +65,28 @@ block:
 	// is not well-formed is bad (no unit holds a lead byte), so every
 	// unit that starts here is well-formed, and what they hold of the
 	// next block is what the well-formed ones hold.
-	MOVQ R8, ST_HELD(R14)
+	MOVQ R8, state_held(R14)
 	COPY64(DX)
 	ADDQ $64, BX
 	ADDQ $64, DX
 	ADDQ $32, R12
-	CMPQ DX, CLEAN_END(SP)
+	CMPQ DX, const_frameCleanEnd(SP)
 	JGE  out
 	DECQ R15
 	JNZ  block
 	JMP  out
 
 errors:
-	MOVQ DIRTY_STEP(SP), AX
+	MOVQ const_frameDirtyStep(SP), AX
 	ADDQ DX, AX
-	MOVQ AX, CLEAN_END(SP)
+	MOVQ AX, const_frameCleanEnd(SP)
 	// own (CX): the bytes that any unit that starts 1, 2 or 3 bytes
 	// before holds; and what this block's units hold of the next.
 	MOVQ 0(R12), R8
 	MOVQ 8(R12), R9
 	MOVQ 16(R12), AX
-	HOLDS(R8, R9, AX, CX, ST_HELD)
-	MOVQ R8, ST_HELD(R14)
+	HOLDS(R8, R9, AX, CX, state_held)
+	MOVQ R8, state_held(R14)
 	// start (R9) = not (own or v): a byte that no unit holds and that
 	// starts no well-formed sequence.
 	MOVQ R11, R9
@@ -98,29 +98,29 @@ errors:
 	// (m3). Their 3 bytes are counted in nbytes where they lie, and
 	// taken out here.
 	MOVQ    R9, CX
-	CMPQ    ESC_ANY(SP), $0
+	CMPQ    const_frameEscAny(SP), $0
 	JEQ     starts
 	ESC_STARTS
 	ANDQ    8(R12), AX
 	ANDQ    R9, AX
 	ANDNQ   R9, AX, CX
 	POPCNTQ AX, AX
-	ADDQ    AX, ST_ESCAPED(R14)
+	ADDQ    AX, state_escaped(R14)
 	LEAQ    (AX)(AX*2), AX
-	SUBQ    AX, ST_NBYTES(R14)
+	SUBQ    AX, state_nbytes(R14)
 
 starts:
 	POPCNTQ CX, AX
-	ADDQ    AX, ST_SUBPARTS(R14)
+	ADDQ    AX, state_subparts(R14)
 	POPCNTQ R10, AX
-	ADDQ    AX, ST_NBYTES(R14)
-	CMPQ    ST_FIRST(R14), $0
+	ADDQ    AX, state_nbytes(R14)
+	CMPQ    state_first(R14), $0
 	JGE     counted
 	TESTQ   CX, CX
 	JZ      counted
 	TZCNTQ  CX, AX
 	ADDQ    DX, AX
-	MOVQ    AX, ST_FIRST(R14)
+	MOVQ    AX, state_first(R14)
 
 counted:
 	DENSE_TEST
@@ -147,7 +147,7 @@ bad:
 	ORL     AX, R8
 	MOVQ    (R13)(R8*8), AX
 	MOVQ    AX, (DI)(BX*1)
-	MOVBQZX TAB_N(R13)(R8*1), AX
+	MOVBQZX Table_n(R13)(R8*1), AX
 	ADDQ    AX, BX
 	LEAQ    1(CX), R11
 	BLSRQ   R10, R10
@@ -166,13 +166,13 @@ next:
 	JNZ  block
 
 out:
-	MOVQ DX, ST_P(R14)
-	MOVQ BX, ST_J(R14)
-	// st.clean = cleanMax + (p-CLEAN_END)/64.
-	SUBQ CLEAN_END(SP), DX
+	MOVQ DX, state_p(R14)
+	MOVQ BX, state_j(R14)
+	// st.clean = cleanMax + (p-const_frameCleanEnd)/64.
+	SUBQ const_frameCleanEnd(SP), DX
 	SARQ $6, DX
-	ADDQ ST_CLEANMAX(R14), DX
-	MOVQ DX, ST_CLEAN(R14)
+	ADDQ state_cleanMax(R14), DX
+	MOVQ DX, state_clean(R14)
 	VZEROUPPER
 
 none:

@@ -6,10 +6,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"regexp"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -149,93 +147,6 @@ func TestHeldDisjoint(t *testing.T) {
 				t.Fatalf("block %d of %q: heldValid %#x not within held %#x", i, in[64*i:64*i+64], heldValid, held)
 			}
 			held, heldValid = c.held()
-		}
-	}
-}
-
-// TestRepairLayout checks the offsets that repair_amd64.h defines for the
-// fields of state and Table (its ST_ and TAB_ constants) against the Go
-// types, and the frames of the kernels against what they hold.
-func TestRepairLayout(t *testing.T) {
-	var st state
-	var tab Table
-	want := map[string]uintptr{
-		"ST_HELD":      unsafe.Offsetof(st.held),
-		"ST_HELDVALID": unsafe.Offsetof(st.heldValid),
-		"ST_P":         unsafe.Offsetof(st.p),
-		"ST_J":         unsafe.Offsetof(st.j),
-		"ST_JMAX":      unsafe.Offsetof(st.jmax),
-		"ST_SUBPARTS":  unsafe.Offsetof(st.subparts),
-		"ST_NBYTES":    unsafe.Offsetof(st.nbytes),
-		"ST_FIRST":     unsafe.Offsetof(st.first),
-		"ST_CLEAN":     unsafe.Offsetof(st.clean),
-		"ST_CLEANMAX":  unsafe.Offsetof(st.cleanMax),
-		"ST_ESCAPED":   unsafe.Offsetof(st.escaped),
-		"ST_TAIL":      unsafe.Offsetof(st.tail),
-		"TAB_N":        unsafe.Offsetof(tab.n),
-		"TAB_VOUT":     unsafe.Offsetof(tab.vout),
-		"TAB_VLEN":     unsafe.Offsetof(tab.vlen),
-		"TAB_VEC":      unsafe.Offsetof(tab.vec),
-		"TAB_ESC":      unsafe.Offsetof(tab.esc),
-	}
-	src, err := os.ReadFile("repair_amd64.h")
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := 0
-	for _, m := range regexp.MustCompile(`(?m)^#define ((?:ST|TAB)_\w+) (\d+)$`).FindAllSubmatch(src, -1) {
-		name := string(m[1])
-		off, _ := strconv.Atoi(string(m[2]))
-		w, ok := want[name]
-		if !ok {
-			t.Errorf("repair_amd64.h defines %s, which this test does not know", name)
-			continue
-		}
-		seen++
-		if uintptr(off) != w {
-			t.Errorf("repair_amd64.h: %s = %d; the Go type has it at %d", name, off, w)
-		}
-	}
-	if seen != len(want) {
-		t.Errorf("repair_amd64.h defines %d of the %d offsets", seen, len(want))
-	}
-	// A kernel takes at most REPAIR_BATCH blocks, and its frame holds
-	// their blockClass and then the words ESC_ANY, CLEAN_END and
-	// DIRTY_STEP: a smaller
-	// batch there would send the blocks past it to the Go loop, a larger
-	// one would write past the frame.
-	batchDef := regexp.MustCompile(`(?m)^#define REPAIR_BATCH (\d+)$`).FindSubmatch(src)
-	if batchDef == nil {
-		t.Fatal("repair_amd64.h: REPAIR_BATCH not found")
-	}
-	if n, _ := strconv.Atoi(string(batchDef[1])); n != batch {
-		t.Errorf("repair_amd64.h: REPAIR_BATCH = %d; batch = %d", n, batch)
-	}
-	classes := batch * unsafe.Sizeof(blockClass{})
-	words := []string{"ESC_ANY", "CLEAN_END", "DIRTY_STEP"}
-	for i, w := range words {
-		m := regexp.MustCompile(`(?m)^#define ` + w + ` (\d+)$`).FindSubmatch(src)
-		if m == nil {
-			t.Errorf("repair_amd64.h: %s not found", w)
-		} else if n, _ := strconv.Atoi(string(m[1])); uintptr(n) != classes+8*uintptr(i) {
-			t.Errorf("repair_amd64.h: %s = %d; after %d blockClass it is at %d", w, n, batch, classes+8*uintptr(i))
-		}
-	}
-	end := classes + 8*uintptr(len(words))
-	for _, k := range []struct{ file, name string }{
-		{"repair_amd64.s", "repairAVX512"},
-		{"repair_avx2_amd64.s", "repairAVX2"},
-	} {
-		src, err := os.ReadFile(k.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		frame := regexp.MustCompile(`(?m)^TEXT ·` + k.name + `\(SB\), \$(\d+)-`).FindSubmatch(src)
-		if frame == nil {
-			t.Fatalf("%s: %s's frame not found", k.file, k.name)
-		}
-		if n, _ := strconv.Atoi(string(frame[1])); uintptr(n) != end {
-			t.Errorf("%s: %s's frame is %d bytes; %d blockClass and %d words take %d", k.file, k.name, n, batch, len(words), end)
 		}
 	}
 }
