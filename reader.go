@@ -331,7 +331,7 @@ func (rd *Reader) writeTo(w io.Writer) (n int64, err error) {
 		}
 		wr = b.wr
 		wr.t = rd.t
-		wr.w, wr.ntail, wr.buf, wr.marks = &rd.cw, 0, wr.buf[:0], wr.marks[:0]
+		wr.w, wr.ntail, wr.buf, wr.marks, wr.fixed = &rd.cw, 0, wr.buf[:0], wr.marks[:0], 0
 		wr.err, wr.cerr, wr.closed = nil, nil, false
 		sink = wr
 	}

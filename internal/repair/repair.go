@@ -153,6 +153,13 @@ func (tab *Table) BlockRoom() int {
 	return 2 * max((64+3)*tab.maxOut+16, 512+8)
 }
 
+// MaxOut is the longest output of one ill-formed byte that a Table takes.
+const MaxOut = 8
+
+// MaxRoom is the most room that BlockRoom and Room(TailMax) ask of any
+// Table, whose outputs are at most MaxOut bytes.
+const MaxRoom = 2 * ((64+3)*MaxOut + 16)
+
 // repairRoom is the room in dst that kernelBlocks needs from st.jmax on:
 // a block's output, and the 64 bytes that the copy of its last valid run
 // may store past it. (An ill-formed byte's 8-byte word, stored at most
