@@ -22,8 +22,13 @@ type options struct {
 	mutf8       bool
 	wtf8        bool
 	bmpOnly     bool
+	lines       bool
 	replacement string
 	onInvalid   func(Error)
+	// ln is the line count for Lines, the one field that changes: it
+	// belongs to the value that owns this copy (a value with options has
+	// one of its own), and so costs nothing to a value without Lines.
+	ln lineCount
 }
 
 // defaultOptions are the options of a value made with none. It is never
@@ -106,6 +111,19 @@ func WTF8() Option {
 // it as a subpart, and an [Error] holds all its bytes. Off by default.
 func BMPOnly() Option {
 	return func(o *options) { o.bmpOnly = true }
+}
+
+// Lines makes every *[Error], and each Error an [OnInvalid] function gets,
+// carry the Line and Column of its subpart, so that a person can find it
+// in an editor. Line counts newline (0A) bytes from 1, and Column is the
+// 1-based byte column: the subpart's offset from the byte after the last
+// newline before it, plus 1. A carriage return is a byte like any other:
+// CR LF ends a line at its LF, and a lone CR ends none. These are the
+// numbers that the utf8stream command reports. The Transformer counts the
+// newlines of all the input it consumes, whatever the chunks, so Lines
+// costs a little on valid input too. Off by default: Line and Column are 0.
+func Lines() Option {
+	return func(o *options) { o.lines = true }
 }
 
 // Replacement sets what [Replace] writes for each ill-formed subpart. The

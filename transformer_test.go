@@ -434,9 +434,10 @@ func TestErrorMessage(t *testing.T) {
 		e    Error
 		want string
 	}{
-		{Error{7, []byte{0xE0}}, "utf8stream: invalid UTF-8 at offset 7: bytes E0: E0 must be followed by A0..BF (overlong encoding, or a sequence cut short)"},
-		{Error{0, []byte{0x80}}, "utf8stream: invalid UTF-8 at offset 0: bytes 80: unexpected continuation byte"},
-		{Error{3, []byte{0xE1, 0x80}}, "utf8stream: invalid UTF-8 at offset 3: bytes E1 80: E1 80 must be followed by 80..BF"},
+		{Error{Offset: 7, Bytes: []byte{0xE0}}, "utf8stream: invalid UTF-8 at offset 7: bytes E0: E0 must be followed by A0..BF (overlong encoding, or a sequence cut short)"},
+		{Error{Offset: 0, Bytes: []byte{0x80}}, "utf8stream: invalid UTF-8 at offset 0: bytes 80: unexpected continuation byte"},
+		{Error{Offset: 3, Bytes: []byte{0xE1, 0x80}}, "utf8stream: invalid UTF-8 at offset 3: bytes E1 80: E1 80 must be followed by 80..BF"},
+		{Error{Offset: 57, Bytes: []byte{0xE9}, Line: 3, Column: 5}, "utf8stream: invalid UTF-8 at line 3, column 5 (offset 57): bytes E9: E9 must be followed by 80..BF"},
 	} {
 		if got := tc.e.Error(); got != tc.want {
 			t.Errorf("Error() = %q; want %q", got, tc.want)

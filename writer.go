@@ -143,7 +143,7 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 			nd, ns := wr.t.c.tab.Blocks(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], wr.t.recorder(p[n:], 0), &c)
 			wr.t.count(0, &c)
 			if ns > 0 {
-				wr.t.off += int64(ns)
+				wr.t.advance(p[n:], ns)
 				if n, err = wr.keep(p, n, nd, ns, true); err != nil {
 					return n, err
 				}
@@ -193,7 +193,7 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 			nd, ns := wr.t.c.tab.Tail(wr.buf[len(wr.buf):cap(wr.buf)], src, wr.t.recorder(src, 0), &c)
 			wr.t.count(0, &c)
 			if ns > 0 {
-				wr.t.off += int64(ns)
+				wr.t.advance(src, ns)
 				if n, err = wr.keep(p, n, nd, ns, true); err != nil {
 					return n, err
 				}
@@ -380,6 +380,8 @@ func stretchWritten(t Transformer, src []byte, m int) int {
 		o.onInvalid = nil
 		t.c.o = &o
 	}
+	// Its offset is not the stretch's: it counts no lines.
+	t.lines = false
 	var unit [2 * maxReplacement]byte
 	in, out := 0, 0
 	// A unit with no output (Drop) counts once the output before it is
