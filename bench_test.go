@@ -355,7 +355,7 @@ func BenchmarkWriter(b *testing.B) {
 // escapes.
 func BenchmarkUnescape(b *testing.B) {
 	for _, in := range benchInputs() {
-		for _, p := range []Policy{SurrogateEscape, OPTU8} {
+		for _, p := range reversiblePolicies {
 			esc := make([]byte, 3*len(in.data))
 			n, _, err := NewTransformer(p).Transform(esc, in.data, true)
 			if err != nil {

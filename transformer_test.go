@@ -18,7 +18,28 @@ import (
 var _ transform.SpanningTransformer = (*Transformer)(nil)
 var _ transform.SpanningTransformer = (*Unescaper)(nil)
 
+// allPolicies is every policy: each test that loops over policies takes
+// them from here, or from the lists below made from it, so that a new
+// policy is tested everywhere.
 var allPolicies = Policies()
+
+// repairPolicies are the policies that write output for ill-formed input:
+// all but Reject.
+var repairPolicies = policiesWhere(func(p Policy) bool { return p != Reject })
+
+// reversiblePolicies are the policies whose escapes an Unescaper restores.
+var reversiblePolicies = policiesWhere(func(p Policy) bool { return NewUnescaper(p).lead != 0 })
+
+// policiesWhere returns the policies of allPolicies for which keep is true.
+func policiesWhere(keep func(Policy) bool) []Policy {
+	var ps []Policy
+	for _, p := range allPolicies {
+		if keep(p) {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
 
 // vectors are the inputs every test of the package runs through every
 // policy, every wrapper and every chunking.

@@ -262,7 +262,7 @@ func forKernels(t *testing.T, f func(t *testing.T)) {
 // enough.
 func TestRepairBlocksBounds(t *testing.T) {
 	forKernels(t, func(t *testing.T) {
-		tab := NewTable(specNamed("replace").Spec)
+		tab := mustTable(specNamed("replace").Spec)
 		room := tab.repairRoom()
 		const n = 3
 		srcLen := 64*(n-1) + 128
@@ -305,7 +305,7 @@ func TestRepairClean(t *testing.T) {
 	forKernels(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(13, 14))
 		for _, p := range []string{"replace", "optu8"} {
-			tab := NewTable(specNamed(p).Spec)
+			tab := mustTable(specNamed(p).Spec)
 			for range 50 {
 				const n = batch
 				src := textgen.Make("latin1", 64*(n-1)+128)
@@ -359,7 +359,7 @@ func TestRepairRoom(t *testing.T) {
 		const n = 4 // blocks
 		rng := rand.New(rand.NewPCG(9, 10))
 		for _, s := range testSpecs {
-			tab := NewTable(s.Spec)
+			tab := mustTable(s.Spec)
 			scalar := *tab
 			scalar.vec = 0
 			for _, tb := range []*Table{tab, &scalar} {
@@ -403,7 +403,7 @@ func TestRepairTail(t *testing.T) {
 	forKernels(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(11, 12))
 		for _, s := range testSpecs {
-			tab := NewTable(s.Spec)
+			tab := mustTable(s.Spec)
 			if len(s.Stops) > 0 || tab.maxOut > 3 {
 				continue
 			}
@@ -498,7 +498,7 @@ func TestRepairVector(t *testing.T) {
 	}
 	modes := map[uint8]bool{}
 	for _, s := range testSpecs {
-		tab := NewTable(s.Spec)
+		tab := mustTable(s.Spec)
 		if tab.vec == 0 {
 			continue
 		}
@@ -592,7 +592,7 @@ func TestBlocks(t *testing.T) {
 		t.Run("impl="+name, func(t *testing.T) {
 			defer SetImpl(name)()
 			for _, s := range testSpecs {
-				tab := NewTable(s.Spec)
+				tab := mustTable(s.Spec)
 				for _, in := range ins {
 					want, wc := refRepair(s.Spec, in)
 					for _, record := range []bool{false, true} {
@@ -623,7 +623,7 @@ func TestRepairEscapeTable(t *testing.T) {
 		{"replace", false},
 		{"surrogateescape", false},
 	} {
-		if got := NewTable(specNamed(tc.spec).Spec).esc; got != tc.esc {
+		if got := mustTable(specNamed(tc.spec).Spec).esc; got != tc.esc {
 			t.Errorf("%s: esc = %v; want %v", tc.spec, got, tc.esc)
 		}
 	}
@@ -642,7 +642,7 @@ func BenchmarkRepairBlocks(b *testing.B) {
 			for _, name := range []string{"latin1", "invalid1pct", "random"} {
 				src := textgen.Make(name, 64*(n-1)+128)
 				for _, p := range []string{"replace", "optu8"} {
-					tab := NewTable(specNamed(p).Spec)
+					tab := mustTable(specNamed(p).Spec)
 					dst := make([]byte, 64*n*tab.maxOut+tab.repairRoom())
 					b.Run("input="+name+"/policy="+p+"/impl="+impl, func(b *testing.B) {
 						b.SetBytes(64 * n)
@@ -744,7 +744,7 @@ func FuzzBlocks(f *testing.F) {
 			for _, s := range testSpecs {
 				want, wc := refRepair(s.Spec, in)
 				for _, record := range []bool{false, true} {
-					got, gc := drive(s, NewTable(s.Spec), in, record)
+					got, gc := drive(s, mustTable(s.Spec), in, record)
 					if record {
 						gc.Escaped, wc.Escaped = 0, 0
 					}
@@ -757,4 +757,32 @@ func FuzzBlocks(f *testing.F) {
 			restore()
 		}
 	})
+}
+
+// TestNewTableLongOutput checks that NewTable refuses an output longer
+// than MaxOut bytes, and takes one of MaxOut bytes, whose Room and
+// BlockRoom stay within MaxRoom, as they do for every test Spec.
+func TestNewTableLongOutput(t *testing.T) {
+	for n := MaxOut - 1; n <= MaxOut+2; n++ {
+		out := func(dst []byte, b byte) int { return copy(dst, "0123456789abcdef"[:n]) }
+		for _, perByte := range []bool{false, true} {
+			tab, err := NewTable(Spec{Out: out, PerByte: perByte})
+			if n > MaxOut {
+				if err != ErrLongOutput || tab != nil {
+					t.Errorf("NewTable(%d-byte output) = %v, %v; want nil, ErrLongOutput", n, tab, err)
+				}
+				continue
+			}
+			if err != nil || tab.maxOut != n {
+				t.Fatalf("NewTable(%d-byte output) = %v; want a table with maxOut %d", n, err, n)
+			}
+		}
+	}
+	specs := append([]testSpec{{"8 bytes", Spec{Out: func(dst []byte, b byte) int { return copy(dst, "01234567") }}}}, testSpecs...)
+	for _, s := range specs {
+		tab := mustTable(s.Spec)
+		if tab.BlockRoom() > MaxRoom || tab.Room(TailMax) > MaxRoom {
+			t.Errorf("%s: BlockRoom %d, Room(TailMax) %d; MaxRoom is %d", s.name, tab.BlockRoom(), tab.Room(TailMax), MaxRoom)
+		}
+	}
 }
