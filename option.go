@@ -64,6 +64,12 @@ func StripBOM() Option {
 // U+EF00 (EE BC 80), which then also escapes an EE BC 80 already in the input.
 // An [Unescaper] for such output needs the same option. By default 00 is
 // valid, as Unicode says.
+//
+// NUL is what databases and many C APIs refuse: PostgreSQL rejects both 00
+// and invalid UTF-8 in text, as do protobuf's string fields for the latter,
+// so NewReader(f, Reject, NoNUL()) is the filter for a loader, which then
+// fails at the first byte the database would refuse, with its offset (and,
+// with [Lines], its line), rather than in the middle of the load.
 func NoNUL() Option {
 	return func(o *options) { o.noNUL = true }
 }

@@ -44,6 +44,11 @@ var errNegativeRead = errors.New("utf8stream: reader returned invalid count")
 // ill-formed; one left unfinished by another error is dropped, and the error
 // returned. Errors are sticky. Read never retains p.
 //
+// So a [bufio.Scanner] over a Reader under Reject hands back the line that
+// the ill-formed subpart cuts short as a token, its last, before Err
+// reports the *[Error]: a caller that counts the lines it scanned counts
+// that one too. With [Lines] the Error says where it is.
+//
 // A Reader is not safe for concurrent use.
 type Reader struct {
 	r    io.Reader
