@@ -46,7 +46,9 @@ func (o *options) init(opts []Option) {
 
 // BufferSize sets the size of the buffers a [Reader] or [Writer] allocates
 // when it cannot work in the caller's slice. The default is 4096 bytes, and
-// sizes below 16 count as 16.
+// sizes below 16 count as 16. A Writer writes the output of a Write in one
+// call when it is at most this size; its buffer has about 1 KiB more, room
+// for the output of one more step of its work.
 func BufferSize(n int) Option {
 	return func(o *options) { o.bufSize = max(n, 16) }
 }

@@ -306,7 +306,7 @@ func TestOnInvalidPanics(t *testing.T) {
 		return nil
 	}
 	broken := func(err error) bool { return err != nil && strings.Contains(err.Error(), "panicked") }
-	for _, p := range []Policy{Reject, Replace} {
+	for _, p := range allPolicies {
 		t.Run("Reader/"+p.String(), func(t *testing.T) {
 			calls = 0
 			r := NewReader(strings.NewReader(in), p, boom)

@@ -158,17 +158,17 @@ func TestRepairEscapes(t *testing.T) {
 // TestRepairPairs checks the block loop on every lead byte followed by
 // every continuation byte, with two continuation bytes after them, among
 // random bytes at the start, the middle and the end of a block, against
-// the oracle, under Replace and OPTU8: OPTU8's classification tells EE BE
-// and EE BF, which it escapes, from every other pair by a bit of the lead
-// byte's table and one of the second byte's, which random input alone
-// seldom reaches.
+// the oracle, under every policy that repairs: OPTU8's classification, for
+// one, tells EE BE and EE BF, which it escapes, from every other pair by a
+// bit of the lead byte's table and one of the second byte's, which random
+// input alone seldom reaches.
 func TestRepairPairs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	base := make([]byte, 300)
 	for i := range base {
 		base[i] = byte(rng.Uint32())
 	}
-	for _, p := range []Policy{Replace, OPTU8} {
+	for _, p := range repairPolicies {
 		for _, name := range implNames() {
 			restore := setImpl(name)
 			for lead := 0xC0; lead <= 0xFF; lead++ {

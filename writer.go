@@ -27,10 +27,10 @@ var errClosed = errors.New("utf8stream: write after close")
 // caller's slice, unless it is short enough to be gathered with the rest
 // of the output into one write. Only an unfinished sequence at the end of
 // p (at most 3 bytes, 5 under [CESU8] or [WTF8]) is kept, to be completed
-// by the next Write or settled by Close. Write returns the exact number of bytes of p whose
-// output reached the underlying writer (or that are kept as such an
-// unfinished sequence); it returns [io.ErrShortWrite] when the underlying
-// writer takes less than it was given without an error. Under [Reject] it
+// by the next Write or settled by Close. Write returns the exact number of
+// bytes of p whose output reached the underlying writer (or that are kept
+// as such an unfinished sequence); it returns [io.ErrShortWrite] when the
+// underlying writer takes less than it was given without an error. Under [Reject] it
 // writes the valid bytes before an ill-formed subpart and returns their
 // count with an *[Error]. Errors are sticky. Write never retains p.
 //
