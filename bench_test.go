@@ -203,6 +203,68 @@ func BenchmarkOptions(b *testing.B) {
 	}
 }
 
+// BenchmarkLines measures what the Lines option costs on valid text with a
+// newline every 60 bytes or so, in several scripts: one Transform, io.Copy
+// from a Reader and one Write, under Replace. Compare with benchstat
+// -col /lines.
+func BenchmarkLines(b *testing.B) {
+	for _, in := range benchInputs() {
+		if !in.valid() || in.size == 4<<10 {
+			continue
+		}
+		data := bytes.Clone(in.data)
+		last := 0
+		for i, c := range data {
+			if c == ' ' && i-last >= 60 {
+				data[i], last = '\n', i
+			}
+		}
+		dst := make([]byte, len(data))
+		for _, op := range []string{"transform", "reader", "writer"} {
+			for _, lines := range []bool{false, true} {
+				var opts []Option
+				name := "off"
+				if lines {
+					opts, name = []Option{Lines()}, "on"
+				}
+				b.Run(in.label()+"/op="+op+"/lines="+name, func(b *testing.B) {
+					b.SetBytes(int64(len(data)))
+					b.ReportAllocs()
+					switch op {
+					case "transform":
+						t := NewTransformer(Replace, opts...)
+						for b.Loop() {
+							t.Reset()
+							if _, _, err := t.Transform(dst, data, true); err != nil {
+								b.Fatal(err)
+							}
+						}
+					case "reader":
+						br := bytes.NewReader(data)
+						r := NewReader(br, Replace, opts...)
+						for b.Loop() {
+							br.Reset(data)
+							r.Reset(br)
+							if _, err := io.Copy(io.Discard, r); err != nil {
+								b.Fatal(err)
+							}
+						}
+					case "writer":
+						w := NewWriter(io.Discard, Replace, opts...)
+						for b.Loop() {
+							w.Reset(io.Discard)
+							w.Write(data)
+							if err := w.Close(); err != nil {
+								b.Fatal(err)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
 // BenchmarkOptionsDense measures Transform under Replace with WTF8 and
 // BMPOnly, against no option, where the options' units are frequent: 1%
 // ill-formed text, random bytes, emoji (each of them ill-formed under
@@ -293,7 +355,7 @@ func BenchmarkWriter(b *testing.B) {
 // escapes.
 func BenchmarkUnescape(b *testing.B) {
 	for _, in := range benchInputs() {
-		for _, p := range []Policy{SurrogateEscape, OPTU8} {
+		for _, p := range reversiblePolicies {
 			esc := make([]byte, 3*len(in.data))
 			n, _, err := NewTransformer(p).Transform(esc, in.data, true)
 			if err != nil {

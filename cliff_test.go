@@ -16,7 +16,10 @@ import (
 // valid byte, where a cliff takes every unit there. (On 1-byte pieces every
 // unit does: BenchmarkCliffStream measures them.)
 func TestCliff(t *testing.T) {
-	const size = 1 << 20
+	size := 1 << 20
+	if testing.Short() {
+		size = 1 << 18
+	}
 	dst := make([]byte, 4*size+64)
 	modes := []struct {
 		desc string

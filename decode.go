@@ -81,8 +81,8 @@ type core struct {
 	// then has no option to look for. (Its other short path, for WTF8
 	// and BMPOnly, runs where quick is set and ee is not.)
 	plainSpan bool
-	// quick is set without NoNUL and StripBOM, and not under OPTU8 with
-	// BMPOnly, where Transform's short path serves valid input.
+	// quick is set without NoNUL, StripBOM and Lines, and not under
+	// OPTU8 with BMPOnly, where Transform's short path serves valid input.
 	quick bool
 	tab   *repair.Table
 }
@@ -107,7 +107,7 @@ func (c *core) setPaths() {
 	c.bmp = c.o.bmpOnly && !c.ee
 	c.stop = c.ee || c.o.wtf8
 	c.plain = !c.stop && !c.o.noNUL && !c.o.bmpOnly
-	c.quick = !c.o.noNUL && !c.o.stripBOM && !(c.ee && c.o.bmpOnly)
+	c.quick = !c.o.noNUL && !c.o.stripBOM && !(c.ee && c.o.bmpOnly) && !c.o.lines
 	c.plainSpan = c.quick && c.plain
 }
 

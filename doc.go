@@ -37,10 +37,15 @@
 //     hex digits, as Python's backslashreplace does: the output is ASCII
 //     where the input was bad, readable in a terminal and easy to grep, but
 //     an input that held \xNN itself looks the same, so it cannot be undone.
+//     It is for plain-text logs, not JSON, where \x is no escape and the
+//     line stops parsing: use Replace there, or SurrogateEscape or OPTU8 to
+//     lose nothing.
 //
-// Pick Replace when the text is for people, BackslashReplace for logs, OPTU8
-// when a valid UTF-8 store must keep the original bytes, SurrogateEscape to
-// talk to Python, and Reject when bad input must not pass.
+// Pick Replace when the text is for people, BackslashReplace for plain-text
+// logs, OPTU8 when a valid UTF-8 store must keep the original bytes,
+// SurrogateEscape to talk to Python, and Reject when bad input must not
+// pass: with [NoNUL], Reject lets through only what PostgreSQL accepts as
+// text.
 //
 // # Which type to use
 //

@@ -34,7 +34,7 @@ func TestEncodingDecoder(t *testing.T) {
 }
 
 func TestEncodingEncoderRestores(t *testing.T) {
-	for _, p := range []Policy{SurrogateEscape, OPTU8} {
+	for _, p := range reversiblePolicies {
 		for _, tc := range vectors {
 			e := Encoding(p, NoNUL())
 			esc, err := e.NewDecoder().String(tc.in)
@@ -92,7 +92,7 @@ func TestEncodingVariants(t *testing.T) {
 				}
 			}
 		}
-		for _, p := range []Policy{SurrogateEscape, OPTU8} {
+		for _, p := range reversiblePolicies {
 			e := Encoding(p, BMPOnly())
 			esc, err := e.NewDecoder().String(in)
 			back, berr := e.NewEncoder().String(esc)

@@ -19,12 +19,21 @@ type Error struct {
 	// 00 under [NoNUL]; under [BMPOnly], the 4 bytes of a character above
 	// U+FFFF, or the 6 of a surrogate pair under [CESU8] or [WTF8].
 	Bytes []byte
+	// Line and Column locate the subpart with the [Lines] option: Line
+	// counts newline (0A) bytes from 1, and Column is the 1-based byte
+	// column. Both are 0 without it.
+	Line, Column int64
 }
 
 // Error returns a message such as
-// "utf8stream: invalid UTF-8 at offset 7: bytes E9: E9 must be followed by 80..BF".
+// "utf8stream: invalid UTF-8 at offset 7: bytes E9: E9 must be followed by 80..BF",
+// or with a Line, "utf8stream: invalid UTF-8 at line 2, column 3 (offset 7): ...".
 func (e *Error) Error() string {
-	return "utf8stream: invalid UTF-8 at offset " + strconv.FormatInt(e.Offset, 10) + ": bytes " + reason.Hex(e.Bytes) + ": " + e.Reason()
+	at := "offset " + strconv.FormatInt(e.Offset, 10)
+	if e.Line > 0 {
+		at = "line " + strconv.FormatInt(e.Line, 10) + ", column " + strconv.FormatInt(e.Column, 10) + " (" + at + ")"
+	}
+	return "utf8stream: invalid UTF-8 at " + at + ": bytes " + reason.Hex(e.Bytes) + ": " + e.Reason()
 }
 
 // Unwrap returns [ErrInvalid].

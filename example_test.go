@@ -1,6 +1,7 @@
 package utf8stream_test
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -35,6 +36,28 @@ func ExampleNewReader() {
 	// Output:
 	// "ok"
 	// utf8stream: invalid UTF-8 at offset 2: bytes FF: byte FF never appears in UTF-8
+}
+
+// A database load: PostgreSQL refuses NUL and invalid UTF-8 in text, so the
+// loader's filter is Reject with NoNUL. Lines makes the error name the line,
+// as the database would. A bufio.Scanner hands back the line cut short by
+// the error as its last token, before Err reports the error.
+func ExampleNewReader_database() {
+	csv := "id,name\n1,Zoë\n2,a NUL\x00\n3,caf\xE9\n"
+	r := utf8stream.NewReader(strings.NewReader(csv), utf8stream.Reject, utf8stream.NoNUL(), utf8stream.Lines())
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		fmt.Printf("%q\n", sc.Text())
+	}
+	var e *utf8stream.Error
+	if errors.As(sc.Err(), &e) {
+		fmt.Printf("line %d, column %d: bytes % X: %s\n", e.Line, e.Column, e.Bytes, e.Reason())
+	}
+	// Output:
+	// "id,name"
+	// "1,Zoë"
+	// "2,a NUL"
+	// line 3, column 8: bytes 00: NUL byte
 }
 
 func ExampleNewWriter() {

@@ -129,7 +129,7 @@ func FuzzTransform(f *testing.F) {
 					wantStats.First = -2 // the input's own U+E000 hides it: skip
 				}
 			}
-			for _, p := range []Policy{Replace, SurrogateEscape, Drop, Windows1252} {
+			for _, p := range repairPolicies {
 				tr := NewTransformer(p)
 				transform.Bytes(tr, in)
 				rd := NewReader(iotestChunkReader(string(in), 1+int(split)%5), p)
@@ -187,7 +187,7 @@ func FuzzRoundTrip(f *testing.F) {
 				want = joinPairs(in)
 			}
 		}
-		for _, p := range []Policy{SurrogateEscape, OPTU8} {
+		for _, p := range reversiblePolicies {
 			if p == SurrogateEscape && o&4 != 0 && (bytes.Contains(in, []byte{0xED, 0xB2}) || bytes.Contains(in, []byte{0xED, 0xB3}) || o&1 != 0 && bytes.Contains(in, []byte{0xED, 0xB0, 0x80})) {
 				continue
 			}

@@ -103,7 +103,7 @@ func TestHelpersReplaceMatchesXText(t *testing.T) {
 // TestHelpersRoundTrip checks that the lossless policies' output, restored
 // by an Unescaper, gives back the input.
 func TestHelpersRoundTrip(t *testing.T) {
-	for _, p := range []Policy{SurrogateEscape, OPTU8} {
+	for _, p := range reversiblePolicies {
 		for _, in := range helperInputs() {
 			out, err := String(in, p)
 			if err != nil {

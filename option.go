@@ -22,8 +22,13 @@ type options struct {
 	mutf8       bool
 	wtf8        bool
 	bmpOnly     bool
+	lines       bool
 	replacement string
 	onInvalid   func(Error)
+	// ln is the line count for Lines, the one field that changes: it
+	// belongs to the value that owns this copy (a value with options has
+	// one of its own), and so costs nothing to a value without Lines.
+	ln lineCount
 }
 
 // defaultOptions are the options of a value made with none. It is never
@@ -41,7 +46,9 @@ func (o *options) init(opts []Option) {
 
 // BufferSize sets the size of the buffers a [Reader] or [Writer] allocates
 // when it cannot work in the caller's slice. The default is 4096 bytes, and
-// sizes below 16 count as 16.
+// sizes below 16 count as 16. A Writer writes the output of a Write in one
+// call when it is at most this size; its buffer has about 1 KiB more, room
+// for the output of one more step of its work.
 func BufferSize(n int) Option {
 	return func(o *options) { o.bufSize = max(n, 16) }
 }
@@ -59,6 +66,12 @@ func StripBOM() Option {
 // U+EF00 (EE BC 80), which then also escapes an EE BC 80 already in the input.
 // An [Unescaper] for such output needs the same option. By default 00 is
 // valid, as Unicode says.
+//
+// NUL is what databases and many C APIs refuse: PostgreSQL rejects both 00
+// and invalid UTF-8 in text, as do protobuf's string fields for the latter,
+// so NewReader(f, Reject, NoNUL()) is the filter for a loader, which then
+// fails at the first byte the database would refuse, with its offset (and,
+// with [Lines], its line), rather than in the middle of the load.
 func NoNUL() Option {
 	return func(o *options) { o.noNUL = true }
 }
@@ -106,6 +119,19 @@ func WTF8() Option {
 // it as a subpart, and an [Error] holds all its bytes. Off by default.
 func BMPOnly() Option {
 	return func(o *options) { o.bmpOnly = true }
+}
+
+// Lines makes every *[Error], and each Error an [OnInvalid] function gets,
+// carry the Line and Column of its subpart, so that a person can find it
+// in an editor. Line counts newline (0A) bytes from 1, and Column is the
+// 1-based byte column: the subpart's offset from the byte after the last
+// newline before it, plus 1. A carriage return is a byte like any other:
+// CR LF ends a line at its LF, and a lone CR ends none. These are the
+// numbers that the utf8stream command reports. The Transformer counts the
+// newlines of all the input it consumes, whatever the chunks, so Lines
+// costs a little on valid input too. Off by default: Line and Column are 0.
+func Lines() Option {
+	return func(o *options) { o.lines = true }
 }
 
 // Replacement sets what [Replace] writes for each ill-formed subpart. The

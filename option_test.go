@@ -226,7 +226,7 @@ func TestReplacementOption(t *testing.T) {
 // the same for every chunking and wrapper.
 func TestStatsExactWhateverChunking(t *testing.T) {
 	in := "\uFFFD already here, then \xFF, \xE2\x82, \xF0\x9F\x98, \xEE\xBE\x80 and \xC0"
-	for _, p := range []Policy{Replace, OPTU8, Drop} {
+	for _, p := range repairPolicies {
 		var wantCalls []Error
 		tr := NewTransformer(p, OnInvalid(func(e Error) { wantCalls = append(wantCalls, e) }))
 		transform.String(tr, in)
@@ -306,7 +306,7 @@ func TestOnInvalidPanics(t *testing.T) {
 		return nil
 	}
 	broken := func(err error) bool { return err != nil && strings.Contains(err.Error(), "panicked") }
-	for _, p := range []Policy{Reject, Replace} {
+	for _, p := range allPolicies {
 		t.Run("Reader/"+p.String(), func(t *testing.T) {
 			calls = 0
 			r := NewReader(strings.NewReader(in), p, boom)
@@ -370,5 +370,126 @@ func TestOnInvalidPanics(t *testing.T) {
 				t.Errorf("after Reset: %q, %v", got, err)
 			}
 		})
+	}
+}
+
+// refPosition returns the line and column of offset off in in, as the
+// utf8stream command counts them: newlines (0A) from 1, and the 1-based
+// byte column after the last of them.
+func refPosition(in []byte, off int64) (line, col int64) {
+	before := in[:off]
+	return int64(bytes.Count(before, []byte("\n"))) + 1, off - int64(bytes.LastIndexByte(before, '\n')+1) + 1
+}
+
+// linesInputs are vectors with newlines, CR LF and lone CRs around their
+// ill-formed bytes, and long inputs whose units the block loop takes.
+func linesInputs() []string {
+	inputs := []string{
+		"\xFF",
+		"\n\xFF",
+		"a\nb\n\xFFc\n",
+		"\r\n\xFF\r\n\r\xFE\r\r\n\n\xC3",
+		"caf\xE9\r\nna\xEFve\rx\xA9\n\n\n\x80",
+		"\n\n\xE2\x82\n\xF0\x9F\x98\n\xED\xA0\x80\n",
+		"line 1\nline 2\nline 3 \xFF here\n",
+	}
+	for _, tc := range vectors {
+		inputs = append(inputs, tc.in, "x\n"+tc.in+"\n"+tc.in, strings.ReplaceAll(tc.in, " ", "\r\n"))
+	}
+	for _, in := range optionVectors {
+		inputs = append(inputs, "\n"+strings.ReplaceAll(in, " ", "\n"))
+	}
+	random := textgen.Make("random", 3000) // a newline every 256 bytes or so
+	latin := textgen.Make("invalid1pct", 6000)
+	for i := 37; i < len(latin); i += 37 + i%50 {
+		latin[i] = '\n'
+	}
+	return append(inputs, string(random), string(latin))
+}
+
+// TestLines checks the Line and Column of every Error, from OnInvalid and
+// from Reject, against the offsets, in the Transformer (whole and a byte at
+// a time), the Reader (whole, a byte at a time, and WriteTo), the Writer
+// (split at every point and in pieces of 1 to 5 bytes) and the helpers,
+// under every policy and option; and that without Lines they are 0.
+func TestLines(t *testing.T) {
+	combos := append([]optCombo{{"none", 0}}, optCombos...)
+	cutStep := 1
+	if testing.Short() {
+		combos = []optCombo{{"none", 0}, {"all", 127}}
+		cutStep = 3
+	}
+	for _, in := range linesInputs() {
+		for _, combo := range combos {
+			opts, _ := fuzzOptions(combo.o)
+			for _, p := range allPolicies {
+				desc := fmt.Sprintf("%s %v %.40q", combo.name, p, in)
+				var want []Error
+				wantOut, wantErr := transformString(NewTransformer(p, append(opts, OnInvalid(func(e Error) { want = append(want, e) }))...), in)
+				var got []Error
+				onInvalid := OnInvalid(func(e Error) { got = append(got, e) })
+				lopts := append(append(opts[:len(opts):len(opts)], Lines()), onInvalid)
+				check := func(how string, out []byte, err error) {
+					t.Helper()
+					if err == io.EOF {
+						err = nil
+					}
+					if string(out) != wantOut || !sameError(err, wantErr) || len(got) != len(want) {
+						t.Fatalf("%s %s: %q, %v, %d errors; want %q, %v, %d", desc, how, out, err, len(got), wantOut, wantErr, len(want))
+					}
+					var e *Error
+					if errorsAs(err, &e) {
+						got = append(got, *e)
+					}
+					for i, g := range got {
+						line, col := refPosition([]byte(in), g.Offset)
+						if (i < len(want) && g.Offset != want[i].Offset) || g.Line != line || g.Column != col {
+							t.Fatalf("%s %s: error %d at offset %d, line %d, column %d; want line %d, column %d", desc, how, i, g.Offset, g.Line, g.Column, line, col)
+						}
+					}
+					got = got[:0]
+				}
+				out, err := transformString(NewTransformer(p, lopts...), in)
+				check("Transform", []byte(out), err)
+				out2, err := io.ReadAll(transform.NewReader(iotest.OneByteReader(strings.NewReader(in)), NewTransformer(p, lopts...)))
+				check("transform.Reader(one byte)", out2, err)
+				out2, err = readAllErr(NewReader(strings.NewReader(in), p, lopts...))
+				check("Reader", out2, err)
+				out2, err = readSmall(NewReader(iotest.OneByteReader(strings.NewReader(in)), p, lopts...), 1)
+				check("Reader(one byte)", out2, err)
+				var buf bytes.Buffer
+				_, err = NewReader(iotest.OneByteReader(strings.NewReader(in)), p, lopts...).WriteTo(&buf)
+				check("Reader.WriteTo(one byte)", buf.Bytes(), err)
+				out2, err = Bytes([]byte(in), p, lopts...)
+				check("Bytes", out2, err)
+				out, err = String(in, p, lopts...)
+				check("String", []byte(out), err)
+				out2, err = Append([]byte{}, []byte(in), p, lopts...)
+				check("Append", out2, err)
+				step := cutStep
+				if len(in) > 200 {
+					step = 97 * cutStep
+				}
+				for cut := 0; cut <= len(in); cut += step {
+					out2, err = writeChunks(p, []byte(in), []int{cut, len(in)}, lopts...)
+					check(fmt.Sprintf("Writer(cut at %d)", cut), out2, err)
+				}
+				for size := 1; size <= 5; size++ {
+					out2, err = writeChunks(p, []byte(in), []int{size}, lopts...)
+					check(fmt.Sprintf("Writer(pieces of %d)", size), out2, err)
+				}
+				for _, e := range want {
+					if e.Line != 0 || e.Column != 0 {
+						t.Fatalf("%s without Lines: error at offset %d has line %d, column %d", desc, e.Offset, e.Line, e.Column)
+					}
+				}
+				if p == Reject {
+					var e *Error
+					if errorsAs(wantErr, &e) && (e.Line != 0 || e.Column != 0) {
+						t.Fatalf("%s without Lines: %v", desc, e)
+					}
+				}
+			}
+		}
 	}
 }

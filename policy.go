@@ -12,7 +12,7 @@ import (
 type Policy uint8
 
 const (
-	// Reject stops at the first ill-formed subpart with an *[Error].
+	// Reject stops at the first ill-formed subpart with an *[Error]. With [NoNUL] it also stops at 00: PostgreSQL refuses both NUL and invalid UTF-8, so NewReader(f, Reject, NoNUL()) is the filter of a database load.
 	Reject Policy = iota
 	// Replace emits one U+FFFD (EF BF BD) per maximal subpart.
 	Replace
@@ -24,7 +24,7 @@ const (
 	Drop
 	// Windows1252 decodes each ill-formed byte as Windows-1252 (U+0080..U+2122), and bytes it leaves undefined as U+FFFD.
 	Windows1252
-	// BackslashReplace emits \x and b in two lowercase hex digits (5C 78, then 30..39 or 61..66 twice) per ill-formed byte b, as Python's backslashreplace does; it is not reversible, since a \xNN already in the input looks the same.
+	// BackslashReplace emits \x and b in two lowercase hex digits (5C 78, then 30..39 or 61..66 twice) per ill-formed byte b, as Python's backslashreplace does; it is not reversible, since a \xNN already in the input looks the same. It is for plain-text logs, not JSON, where \x is no escape and the line stops parsing: use Replace there, or SurrogateEscape or OPTU8 to lose nothing.
 	BackslashReplace
 
 	numPolicies

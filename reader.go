@@ -44,6 +44,11 @@ var errNegativeRead = errors.New("utf8stream: reader returned invalid count")
 // ill-formed; one left unfinished by another error is dropped, and the error
 // returned. Errors are sticky. Read never retains p.
 //
+// So a [bufio.Scanner] over a Reader under Reject hands back the line that
+// the ill-formed subpart cuts short as a token, its last, before Err
+// reports the *[Error]: a caller that counts the lines it scanned counts
+// that one too. With [Lines] the Error says where it is.
+//
 // A Reader is not safe for concurrent use.
 type Reader struct {
 	r    io.Reader
@@ -331,7 +336,7 @@ func (rd *Reader) writeTo(w io.Writer) (n int64, err error) {
 		}
 		wr = b.wr
 		wr.t = rd.t
-		wr.w, wr.ntail, wr.buf, wr.marks = &rd.cw, 0, wr.buf[:0], wr.marks[:0]
+		wr.w, wr.ntail, wr.buf, wr.marks, wr.fixed = &rd.cw, 0, wr.buf[:0], wr.marks[:0], 0
 		wr.err, wr.cerr, wr.closed = nil, nil, false
 		sink = wr
 	}

@@ -475,7 +475,7 @@ func TestReaderWriteToErrors(t *testing.T) {
 }
 
 func TestReaderWriteToAllocs(t *testing.T) {
-	for _, p := range []Policy{Reject, Replace, OPTU8} {
+	for _, p := range allPolicies {
 		// Under Reject an ill-formed subpart ends the stream with an
 		// *Error, which is allocated: give it valid text in pieces that
 		// end inside sequences.
@@ -511,7 +511,7 @@ func TestReaderWriteToAllocs(t *testing.T) {
 // larger than maxDirect: what the Reader keeps stays within maxDirect.
 func TestReaderMemoryBound(t *testing.T) {
 	in := textgen.Make("invalid1pct", 4<<20)
-	for _, p := range []Policy{Replace, SurrogateEscape, OPTU8, Drop, Windows1252} {
+	for _, p := range repairPolicies {
 		want, _ := transformString(NewTransformer(p), string(in))
 		r := NewReader(bytes.NewReader(in), p)
 		got, err := readSmall(r, 1<<20)

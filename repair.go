@@ -26,11 +26,12 @@ var (
 
 // tableFor returns the block repairer's table for c, shared by every core
 // with the same policy and options, or nil when the repairer cannot serve
-// c: under Reject, which stops at the first error, and with a replacement
-// longer than 8 bytes, whose units then go through the general path one at
-// a time.
+// c: under Reject, which stops at the first error, and where an output is
+// longer than the table takes (repair.MaxOut bytes, as a long
+// replacement), whose units then go through the general path one at a
+// time.
 func tableFor(c *core) *repair.Table {
-	if c.policy == Reject || len(c.o.replacement) > 8 {
+	if c.policy == Reject {
 		return nil
 	}
 	if c.o.replacement != "\uFFFD" {
@@ -47,16 +48,31 @@ func tableFor(c *core) *repair.Table {
 	return t
 }
 
-// newTable builds the table for c: what emit writes for each ill-formed
-// byte, and the bytes where an option needs the general path.
+// newTable builds the table for c, or returns nil if the block repairer
+// cannot take its outputs.
 func newTable(c *core) *repair.Table {
+	t, err := repair.NewTable(specFor(c))
+	if err != nil {
+		return nil
+	}
+	return t
+}
+
+// specFor returns the block repairer's Spec for c: what emit writes for
+// each ill-formed byte, and the bytes where an option needs the general
+// path.
+func specFor(c *core) repair.Spec {
 	// A core of its own, which emit and optu8Escaped need, so that the
 	// shared table keeps no Transformer alive and the caller's can stay
 	// on the stack.
 	e := &core{o: c.o, policy: c.policy}
 	s := repair.Spec{
 		Out: func(dst []byte, b byte) int {
-			n, _ := e.emit(dst, []byte{b}, kInvalid)
+			// The whole output's length, even where dst cannot hold
+			// it, so that NewTable refuses it.
+			var out [2 * maxReplacement]byte
+			n, _ := e.emit(out[:], []byte{b}, kInvalid)
+			copy(dst, out[:n])
 			return n
 		},
 		PerByte: c.policy != Replace,
@@ -78,7 +94,7 @@ func newTable(c *core) *repair.Table {
 	if c.policy == OPTU8 {
 		s.Escaped = e.optu8Escaped
 	}
-	return repair.NewTable(s)
+	return s
 }
 
 // unitsEnd returns the length of the prefix of p whose units more input

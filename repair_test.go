@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"io"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/utf8stream/utf8stream/internal/repair"
+	"github.com/utf8stream/utf8stream/internal/repair/repairtest"
 	"github.com/utf8stream/utf8stream/internal/textgen"
 	"golang.org/x/text/transform"
 )
@@ -156,17 +158,17 @@ func TestRepairEscapes(t *testing.T) {
 // TestRepairPairs checks the block loop on every lead byte followed by
 // every continuation byte, with two continuation bytes after them, among
 // random bytes at the start, the middle and the end of a block, against
-// the oracle, under Replace and OPTU8: OPTU8's classification tells EE BE
-// and EE BF, which it escapes, from every other pair by a bit of the lead
-// byte's table and one of the second byte's, which random input alone
-// seldom reaches.
+// the oracle, under every policy that repairs: OPTU8's classification, for
+// one, tells EE BE and EE BF, which it escapes, from every other pair by a
+// bit of the lead byte's table and one of the second byte's, which random
+// input alone seldom reaches.
 func TestRepairPairs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	base := make([]byte, 300)
 	for i := range base {
 		base[i] = byte(rng.Uint32())
 	}
-	for _, p := range []Policy{Replace, OPTU8} {
+	for _, p := range repairPolicies {
 		for _, name := range implNames() {
 			restore := setImpl(name)
 			for lead := 0xC0; lead <= 0xFF; lead++ {
@@ -234,7 +236,7 @@ func TestDenseHint(t *testing.T) {
 	// With U+E000 for each space: EE 80 80, which OPTU8 copies.
 	text := bytes.ReplaceAll(textgen.Make("korean", 4096), []byte(" "), []byte("\uE000"))
 	dst := make([]byte, 3*len(text))
-	for _, p := range []Policy{Reject, Replace, OPTU8} {
+	for _, p := range allPolicies {
 		for _, piece := range []int{1, 7, 64, 100} {
 			for _, api := range []string{"Span", "Transform"} {
 				tr := NewTransformer(p)
@@ -286,4 +288,72 @@ func shortLen(n, m int) int {
 		return m
 	}
 	return n
+}
+
+// TestPolicySpecs checks that repairtest, whose Specs internal/repair's
+// tests run, lists every policy that has a table under its name, each with
+// the Spec that this package builds the table from, and nothing else: so a
+// new policy is tested in both packages, or this test fails.
+func TestPolicySpecs(t *testing.T) {
+	listed := map[Policy]bool{}
+	for _, s := range repairtest.Specs {
+		p, err := ParsePolicy(s.Policy)
+		if err != nil || p.String() != s.Policy || p == Reject {
+			t.Errorf("repairtest.Specs: %s: policy %q is not one with a table", s.Name, s.Policy)
+			continue
+		}
+		listed[p] = listed[p] || !s.NoNUL && s.Replacement == ""
+		var opts []Option
+		if s.NoNUL {
+			opts = append(opts, NoNUL())
+		}
+		if s.Replacement != "" {
+			opts = append(opts, Replacement(s.Replacement))
+		}
+		var c core
+		c.init(p, opts)
+		want := specFor(&c)
+		for b := 0x80; b <= 0xFF; b++ {
+			var got, w [16]byte
+			ng, nw := s.Out(got[:], byte(b)), want.Out(w[:], byte(b))
+			if !bytes.Equal(got[:ng], w[:nw]) {
+				t.Errorf("%s: Out(%02X) = %q; the package writes %q", s.Name, b, got[:ng], w[:nw])
+			}
+		}
+		if s.PerByte != want.PerByte || !bytes.Equal(s.Stops, want.Stops) || want.Four || (s.Escaped == nil) != (want.Escaped == nil) {
+			t.Errorf("%s: PerByte %v, Stops % X, Escaped %v; the package's Spec has %v, % X, %v",
+				s.Name, s.PerByte, s.Stops, s.Escaped != nil, want.PerByte, want.Stops, want.Escaped != nil)
+		}
+		for b1 := 0x80; s.Escaped != nil && want.Escaped != nil && b1 <= 0xBF; b1++ {
+			for b2 := 0x80; b2 <= 0xBF; b2++ {
+				if got, w := s.Escaped(byte(b1), byte(b2)), want.Escaped(byte(b1), byte(b2)); got != w {
+					t.Errorf("%s: Escaped(%02X, %02X) = %v; the package's is %v", s.Name, b1, b2, got, w)
+				}
+			}
+		}
+	}
+	for _, p := range repairPolicies {
+		if !listed[p] {
+			t.Errorf("repairtest.Specs has no Spec for %v without options", p)
+		}
+	}
+}
+
+// TestTableForLongOutput checks that a replacement longer than the block
+// repairer takes gets no table, and its units the general path, whose
+// output the oracle confirms, on input dense with ill-formed bytes.
+func TestTableForLongOutput(t *testing.T) {
+	in := textgen.Make("random", 2000)
+	for _, r := range []string{"12345678", "123456789", strings.Repeat("é", 32)} {
+		var c core
+		c.init(Replace, []Option{Replacement(r)})
+		if tab := tableFor(&c); (tab == nil) != (len(r) > repair.MaxOut) {
+			t.Errorf("Replacement(%q): tableFor = %v; want a table only for up to %d bytes", r, tab, repair.MaxOut)
+		}
+		got, err := Bytes(in, Replace, Replacement(r))
+		want, _, _ := refTransform(Replace, in, refOpts{replacement: r})
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("Replacement(%q): Bytes differs from the oracle, %v", r, err)
+		}
+	}
 }

@@ -19,6 +19,9 @@ const spanChunk = 16 << 10
 // [transform.SpanningTransformer], so it works with [transform.NewReader],
 // [transform.NewWriter], [transform.String] and [transform.Chain].
 //
+// With [Lines], a Transformer counts the newlines of the input it
+// consumes, so that its *[Error] values carry a Line and Column.
+//
 // Transformer keeps no input: at the end of a chunk that stops inside a
 // sequence it returns [transform.ErrShortSrc] with the 1 to 3 unfinished bytes
 // (up to 5 of a surrogate pair under [CESU8] or [WTF8]) not consumed, as the
@@ -39,6 +42,22 @@ type Transformer struct {
 	// broken is set while the OnInvalid function runs, and stays set if
 	// it panics: the stream cannot go on.
 	broken bool
+	// slowReset is set when Reset must call mend: with Lines, and once
+	// the OnInvalid function has run, which may have panicked.
+	slowReset bool
+	// lines is set with Lines, where t counts newlines (in c.o.ln).
+	lines bool
+}
+
+// A lineCount counts the newlines of the input for [Lines], in the
+// Transformer's own copy of its options. Between calls it has counted all
+// the input consumed (upto is the stream offset); within a call of
+// Transform, where the stream offset moves at the end, it counts up to
+// each ill-formed subpart before the subpart is reported.
+type lineCount struct {
+	newlines int64 // newline bytes before upto
+	start    int64 // stream offset of the byte after the last of them, or 0
+	upto     int64
 }
 
 // errPanicked is what a Transformer, Reader or Writer returns from every
@@ -57,29 +76,38 @@ func NewTransformer(p Policy, opts ...Option) *Transformer {
 // Transformer, need no allocation of their own for it.
 func (t *Transformer) init(p Policy, opts []Option) {
 	t.c.init(p, opts)
+	t.lines = t.c.o.lines
+	t.slowReset = t.lines
 	t.Reset()
 }
 
-// Reset clears the stream offset and the [Stats], so that t can start a new
-// stream. It also clears the error a panic of the [OnInvalid] function left.
+// Reset clears the stream offset, the line count of [Lines] and the
+// [Stats], so that t can start a new stream. It also clears the error a
+// panic of the [OnInvalid] function left.
 func (t *Transformer) Reset() {
 	t.off = 0
 	t.stats = Stats{First: -1}
 	t.dense, t.inRun = false, false
-	if t.broken {
+	if t.slowReset {
 		t.mend()
 	}
 }
 
-// mend clears what a panic of the OnInvalid function left. It is kept out
-// of Reset, and never inlined into it, so that Reset inlines: a benchmark
-// or server that resets a Transformer for each short input pays for the
-// call otherwise.
+// mend clears the line count and what a panic of the OnInvalid function
+// left. It is kept out of Reset, and never inlined into it, so that Reset
+// inlines: a benchmark or server that resets a Transformer for each short
+// input pays for the call otherwise.
 //
 //go:noinline
 func (t *Transformer) mend() {
-	t.broken = false
-	t.c.setPaths()
+	if t.lines {
+		t.c.o.ln = lineCount{}
+	}
+	if t.broken {
+		t.broken = false
+		t.c.setPaths()
+	}
+	t.slowReset = t.lines
 }
 
 // Offset returns how many bytes of the stream t has consumed.
@@ -173,6 +201,16 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		if t.broken {
 			return 0, 0, errPanicked
 		}
+		if t.lines && t.c.plain && !t.dense && !t.c.o.stripBOM && len(dst) >= len(src) && len(src) <= spanChunk {
+			// The short path above, for Lines, which counts what it
+			// copies.
+			if nSrc = t.c.copySpan(dst, src); nSrc == len(src) {
+				t.advance(src, nSrc)
+				return nSrc, nSrc, nil
+			}
+			t.noteRun(nSrc, len(src)-nSrc)
+			return t.transform(dst, src, atEOF, nSrc, nSrc)
+		}
 		skip, short := t.bomPrefix(src, atEOF)
 		if short {
 			return 0, 0, transform.ErrShortSrc
@@ -186,6 +224,10 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 // of its own so that Transform's short path keeps a small frame.
 func (t *Transformer) transform(dst, src []byte, atEOF bool, nDst, nSrc int) (_, _ int, err error) {
 	for nSrc < len(src) {
+		if t.lines {
+			// The chunk before nSrc, while it is in cache.
+			t.lineTo(src, t.off, nSrc)
+		}
 		// Where errors are dense and no more than Tail takes is left,
 		// Tail takes it all in one pass: Blocks would take a block at
 		// most, and a span would find a short run at most. Blocks takes
@@ -250,6 +292,9 @@ func (t *Transformer) transform(dst, src []byte, atEOF bool, nDst, nSrc int) (_,
 			if !atEOF {
 				end = nSrc + unitsEnd(src[nSrc:])
 			}
+			if t.lines {
+				t.lineTo(src, t.off, nSrc)
+			}
 			var c repair.Counts
 			nd, ns := t.c.tab.Tail(dst[nDst:], src[nSrc:end], t.recorder(src[nSrc:end], nSrc), &c)
 			t.count(nSrc, &c)
@@ -259,6 +304,9 @@ func (t *Transformer) transform(dst, src []byte, atEOF bool, nDst, nSrc int) (_,
 				continue
 			}
 		}
+		if t.lines {
+			t.lineTo(src, t.off, nSrc)
+		}
 		nd, ns, uerr := t.step(dst[nDst:], src[nSrc:], atEOF, nSrc)
 		nDst += nd
 		nSrc += ns
@@ -267,8 +315,44 @@ func (t *Transformer) transform(dst, src []byte, atEOF bool, nDst, nSrc int) (_,
 			break
 		}
 	}
-	t.off += int64(nSrc)
+	t.advance(src, nSrc)
 	return nDst, nSrc, err
+}
+
+// advance moves the stream offset over the first n bytes of src, the
+// input from the stream offset on, and with Lines counts their newlines.
+func (t *Transformer) advance(src []byte, n int) {
+	if t.lines {
+		t.lineTo(src, t.off, n)
+	}
+	t.off += int64(n)
+}
+
+// lineTo counts the newlines of src, whose first byte is at stream offset
+// base, up to src[end], from the first byte not counted yet, which must not
+// lie before base.
+func (t *Transformer) lineTo(src []byte, base int64, end int) {
+	lo := int(t.c.o.ln.upto - base)
+	if end <= lo {
+		return
+	}
+	seg := src[lo:end]
+	if n := bytes.Count(seg, newline); n > 0 {
+		t.c.o.ln.newlines += int64(n)
+		t.c.o.ln.start = t.c.o.ln.upto + int64(bytes.LastIndexByte(seg, '\n')) + 1
+	}
+	t.c.o.ln.upto = base + int64(end)
+}
+
+var newline = []byte{'\n'}
+
+// position returns the Line and Column of an Error at stream offset off,
+// up to which lineTo has counted; 0 and 0 without Lines.
+func (t *Transformer) position(off int64) (line, col int64) {
+	if !t.lines {
+		return 0, 0
+	}
+	return t.c.o.ln.newlines + 1, off - t.c.o.ln.start + 1
 }
 
 // enterDense is the valid run, between two ill-formed units, below which
@@ -312,6 +396,7 @@ func (t *Transformer) step(dst, src []byte, atEOF bool, pos int) (nDst, nSrc int
 	case kInvalid:
 		if t.c.policy == Reject {
 			e := &Error{Offset: t.off + int64(pos), Bytes: bytes.Clone(src[:n])}
+			e.Line, e.Column = t.position(e.Offset)
 			// The stream stops here; count its one error once, however
 			// often the caller presents it again.
 			if t.stats.Subparts == 0 {
@@ -356,8 +441,10 @@ func (t *Transformer) record(off int64, b []byte) {
 // returns errPanicked from the general path.
 func (t *Transformer) callback(off int64, b []byte) {
 	c := t.c
-	t.broken, t.c.quick, t.c.plainSpan = true, false, false
-	t.c.o.onInvalid(Error{Offset: off, Bytes: bytes.Clone(b)})
+	t.broken, t.slowReset, t.c.quick, t.c.plainSpan = true, true, false, false
+	e := Error{Offset: off, Bytes: bytes.Clone(b)}
+	e.Line, e.Column = t.position(off)
+	t.c.o.onInvalid(e)
 	t.broken, t.c.quick, t.c.plainSpan = false, c.quick, c.plainSpan
 }
 
@@ -379,7 +466,17 @@ func (t *Transformer) recorder(src []byte, pos int) func(off, n int) {
 	if t.c.o.onInvalid == nil {
 		return nil
 	}
-	return func(off, n int) { t.record(t.off+int64(pos+off), src[off:off+n]) }
+	return func(off, n int) { t.recordIn(src, pos, off, n) }
+}
+
+// recordIn records the ill-formed subpart src[off:off+n] that the block
+// repairer found, where src's position in the chunk is pos.
+func (t *Transformer) recordIn(src []byte, pos, off, n int) {
+	base := t.off + int64(pos)
+	if t.lines {
+		t.lineTo(src, base, off)
+	}
+	t.record(base+int64(off), src[off:off+n])
 }
 
 // count adds to the Stats what a call of the block repairer on the chunk
@@ -468,7 +565,11 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 				return 0, transform.ErrEndOfSpan
 			}
 		}
-		n = t.c.span(src, t.dense)
+		if t.lines && len(src) > spanChunk {
+			n = t.spanLines(src)
+		} else {
+			n = t.c.span(src, t.dense)
+		}
 	}
 	t.noteRun(n, len(src)-n)
 	if n < len(src) {
@@ -480,8 +581,31 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 			}
 		}
 	}
-	t.off += int64(n)
+	t.advance(src, n)
 	return n, err
+}
+
+// spanLines is span for Span with Lines: it counts the newlines of each
+// spanChunk bytes it spans while they are in cache.
+func (t *Transformer) spanLines(src []byte) int {
+	n := 0
+	for n < len(src) {
+		end := min(len(src), n+spanChunk)
+		if end < len(src) {
+			// Up to the start of a sequence, so that a chunk's span
+			// goes on in the next.
+			for end > n && src[end]&0xC0 == 0x80 {
+				end--
+			}
+		}
+		v := t.c.span(src[n:end], t.dense)
+		t.lineTo(src, t.off, n+v)
+		n += v
+		if n < end || v == 0 {
+			break
+		}
+	}
+	return n
 }
 
 // next handles the one unit at the start of src, for a caller that passes
@@ -495,6 +619,6 @@ func (t *Transformer) next(dst, src []byte, atEOF bool) (nDst, nSrc int, err err
 	} else {
 		nDst, nSrc, err = t.step(dst, src, atEOF, 0)
 	}
-	t.off += int64(nSrc)
+	t.advance(src, nSrc)
 	return nDst, nSrc, err
 }

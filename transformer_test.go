@@ -18,7 +18,28 @@ import (
 var _ transform.SpanningTransformer = (*Transformer)(nil)
 var _ transform.SpanningTransformer = (*Unescaper)(nil)
 
+// allPolicies is every policy: each test that loops over policies takes
+// them from here, or from the lists below made from it, so that a new
+// policy is tested everywhere.
 var allPolicies = Policies()
+
+// repairPolicies are the policies that write output for ill-formed input:
+// all but Reject.
+var repairPolicies = policiesWhere(func(p Policy) bool { return p != Reject })
+
+// reversiblePolicies are the policies whose escapes an Unescaper restores.
+var reversiblePolicies = policiesWhere(func(p Policy) bool { return NewUnescaper(p).lead != 0 })
+
+// policiesWhere returns the policies of allPolicies for which keep is true.
+func policiesWhere(keep func(Policy) bool) []Policy {
+	var ps []Policy
+	for _, p := range allPolicies {
+		if keep(p) {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
 
 // vectors are the inputs every test of the package runs through every
 // policy, every wrapper and every chunking.
@@ -434,9 +455,10 @@ func TestErrorMessage(t *testing.T) {
 		e    Error
 		want string
 	}{
-		{Error{7, []byte{0xE0}}, "utf8stream: invalid UTF-8 at offset 7: bytes E0: E0 must be followed by A0..BF (overlong encoding, or a sequence cut short)"},
-		{Error{0, []byte{0x80}}, "utf8stream: invalid UTF-8 at offset 0: bytes 80: unexpected continuation byte"},
-		{Error{3, []byte{0xE1, 0x80}}, "utf8stream: invalid UTF-8 at offset 3: bytes E1 80: E1 80 must be followed by 80..BF"},
+		{Error{Offset: 7, Bytes: []byte{0xE0}}, "utf8stream: invalid UTF-8 at offset 7: bytes E0: E0 must be followed by A0..BF (overlong encoding, or a sequence cut short)"},
+		{Error{Offset: 0, Bytes: []byte{0x80}}, "utf8stream: invalid UTF-8 at offset 0: bytes 80: unexpected continuation byte"},
+		{Error{Offset: 3, Bytes: []byte{0xE1, 0x80}}, "utf8stream: invalid UTF-8 at offset 3: bytes E1 80: E1 80 must be followed by 80..BF"},
+		{Error{Offset: 57, Bytes: []byte{0xE9}, Line: 3, Column: 5}, "utf8stream: invalid UTF-8 at line 3, column 5 (offset 57): bytes E9: E9 must be followed by 80..BF"},
 	} {
 		if got := tc.e.Error(); got != tc.want {
 			t.Errorf("Error() = %q; want %q", got, tc.want)

@@ -532,7 +532,7 @@ func TestBMPOnlyRoundTrip(t *testing.T) {
 		inputs = append(inputs, "x"+string(r)+"\xF0\x9F"+string(r-1))
 	}
 	inputs = append(inputs, string(textgen.Make("random", 4000)), string(textgen.Make("emoji", 4000)))
-	for _, p := range []Policy{SurrogateEscape, OPTU8} {
+	for _, p := range reversiblePolicies {
 		for _, opts := range [][]Option{{BMPOnly()}, {BMPOnly(), NoNUL()}, {BMPOnly(), CESU8()}} {
 			for _, in := range inputs {
 				esc, err := transformString(NewTransformer(p, opts...), in)
@@ -560,7 +560,7 @@ func TestVariantsAllocs(t *testing.T) {
 	dst := make([]byte, 16*len(in))
 	for _, combo := range variantCombos[1:] {
 		opts, _ := fuzzOptions(combo.o)
-		for _, p := range []Policy{Replace, SurrogateEscape, BackslashReplace} {
+		for _, p := range repairPolicies {
 			tr := NewTransformer(p, opts...)
 			tr.Transform(dst, in, true)
 			br := bytes.NewReader(in)

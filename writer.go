@@ -14,14 +14,23 @@ var errClosed = errors.New("utf8stream: write after close")
 // Writer applies a policy to the bytes written to it and writes the result
 // to an underlying [io.Writer].
 //
+// One Write, one write: a Write whose output is at most the buffer size
+// ([BufferSize], 4096 bytes by default) reaches the underlying writer as
+// exactly one Write call (none when the output is empty), under every
+// policy and option, as [log.Logger] writes each message with one call. So
+// lines that several processes write to one file opened with O_APPEND,
+// one Write each, never interleave. The bytes of a sequence that an
+// earlier Write left unfinished go out with this one's output, in the
+// same call. Only a longer output is written in more than one call.
+//
 // A run of valid input goes to the underlying writer as it is, in the
-// caller's slice, unless it is short enough to be gathered with repaired
-// output into one write. Only an unfinished sequence at the end of p (at
-// most 3 bytes, 5 under [CESU8] or [WTF8]) is kept, to be completed by the next Write
-// or settled by Close. Write returns the exact number of bytes of p whose
-// output reached the underlying writer (or that are kept as such an
-// unfinished sequence); it returns [io.ErrShortWrite] when the underlying
-// writer takes less than it was given without an error. Under [Reject] it
+// caller's slice, unless it is short enough to be gathered with the rest
+// of the output into one write. Only an unfinished sequence at the end of
+// p (at most 3 bytes, 5 under [CESU8] or [WTF8]) is kept, to be completed
+// by the next Write or settled by Close. Write returns the exact number of
+// bytes of p whose output reached the underlying writer (or that are kept
+// as such an unfinished sequence); it returns [io.ErrShortWrite] when the
+// underlying writer takes less than it was given without an error. Under [Reject] it
 // writes the valid bytes before an ill-formed subpart and returns their
 // count with an *[Error]. Errors are sticky. Write never retains p.
 //
@@ -34,6 +43,7 @@ type Writer struct {
 	buf    []byte // output gathered for the next write to w
 	marks  []mark // the units in buf whose output is not a copy of their input
 	base   int    // the position in p where buf's input starts
+	fixed  int    // marks[:fixed] are of carried bytes: merge leaves them
 	err    error  // sticky
 	closed bool
 	cerr   error // what Close returned
@@ -43,9 +53,16 @@ type Writer struct {
 	inCall bool
 }
 
-// maxMarks bounds the marks a Writer keeps before it flushes, so that
-// input that produces no output (Drop) cannot grow them without end.
+// maxMarks bounds the marks a Writer keeps: at that many, merge makes
+// most of them one stretch, so that input that produces no output (Drop)
+// cannot grow them without end, and buf is still written only when full.
 const maxMarks = 256
+
+// writerRoom is the room in buf, beyond the buffer size, that a Writer
+// keeps for the output of one step (a unit, Tail, a call of Blocks), so
+// that it writes buf only when the output gathered is longer than the
+// buffer size.
+const writerRoom = max(repair.MaxRoom, minOut)
 
 // A mark records a unit in Writer.buf whose output differs from its input,
 // so that a short write can be traced back to the input it covers; or, with
@@ -77,6 +94,7 @@ func (wr *Writer) Reset(w io.Writer) {
 	wr.ntail = 0
 	wr.buf = wr.buf[:0]
 	wr.marks = wr.marks[:0]
+	wr.fixed = 0
 	wr.err, wr.cerr = nil, nil
 	wr.closed = false
 	wr.inCall = false
@@ -108,6 +126,7 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 			return m, err
 		}
 		n = wr.fringe(p, n)
+		wr.fixed = len(wr.marks)
 	}
 	for n < len(p) && wr.err == nil {
 		if wr.t.dense && len(p)-n >= repair.BlockMin && wr.t.canRepair() {
@@ -124,7 +143,7 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 			nd, ns := wr.t.c.tab.Blocks(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], wr.t.recorder(p[n:], 0), &c)
 			wr.t.count(0, &c)
 			if ns > 0 {
-				wr.t.off += int64(ns)
+				wr.t.advance(p[n:], ns)
 				if n, err = wr.keep(p, n, nd, ns, true); err != nil {
 					return n, err
 				}
@@ -135,6 +154,10 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 		}
 		v, serr := wr.t.Span(p[n:], false)
 		if v > 0 {
+			if cap(wr.buf) == 0 && serr == transform.ErrEndOfSpan {
+				// More output follows, to be gathered with the run.
+				wr.buf = make([]byte, 0, wr.t.c.o.bufSize+writerRoom)
+			}
 			if len(wr.buf)+v <= cap(wr.buf) {
 				wr.buf = append(wr.buf, p[n:n+v]...)
 			} else {
@@ -170,7 +193,7 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 			nd, ns := wr.t.c.tab.Tail(wr.buf[len(wr.buf):cap(wr.buf)], src, wr.t.recorder(src, 0), &c)
 			wr.t.count(0, &c)
 			if ns > 0 {
-				wr.t.off += int64(ns)
+				wr.t.advance(src, ns)
 				if n, err = wr.keep(p, n, nd, ns, true); err != nil {
 					return n, err
 				}
@@ -208,11 +231,28 @@ func (wr *Writer) keep(p []byte, n, nd, ns int, dense bool) (int, error) {
 	wr.addMark(nd, ns, dense)
 	n += ns
 	if len(wr.marks) >= maxMarks {
-		if m, err := wr.flush(p, n); err != nil {
-			return m, err
-		}
+		wr.merge(n)
 	}
 	return n, nil
+}
+
+// merge makes the marks after the first (and after those of carried
+// bytes) one stretch, which written finds the units of again, as it does
+// those of the block loop's: it covers the output from the first of them
+// to the end of buf, and the input from there to n, the position in p
+// that buf's input reaches. The first mark stays, since it may be that
+// of a byte order mark stripped at the start of the stream, which a
+// stretch cannot hold.
+func (wr *Writer) merge(n int) {
+	k := max(wr.fixed, 1)
+	in, pos := 0, 0
+	for _, mk := range wr.marks[:k] {
+		in += mk.out - pos + mk.nin
+		pos = mk.out + mk.nout
+	}
+	out := wr.marks[k].out
+	in += out - pos
+	wr.marks = append(wr.marks[:k], mark{out: out, nout: len(wr.buf) - out, nin: n - wr.base - in, dense: true})
 }
 
 // addMark takes into buf the nd bytes of output written in its free room
@@ -269,7 +309,7 @@ func (wr *Writer) reserveRoom(p []byte, n, room int) (int, error) {
 		return m, err
 	}
 	if cap(wr.buf) < minOut {
-		wr.buf = make([]byte, 0, max(wr.t.c.o.bufSize, minOut))
+		wr.buf = make([]byte, 0, wr.t.c.o.bufSize+writerRoom)
 	}
 	return 0, nil
 }
@@ -286,6 +326,7 @@ func (wr *Writer) flush(p []byte, n int) (int, error) {
 	}
 	wr.buf = wr.buf[:0]
 	wr.marks = wr.marks[:0]
+	wr.fixed = 0
 	wr.base = n
 	return 0, nil
 }
@@ -339,6 +380,8 @@ func stretchWritten(t Transformer, src []byte, m int) int {
 		o.onInvalid = nil
 		t.c.o = &o
 	}
+	// Its offset is not the stretch's: it counts no lines.
+	t.lines = false
 	var unit [2 * maxReplacement]byte
 	in, out := 0, 0
 	// A unit with no output (Drop) counts once the output before it is

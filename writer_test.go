@@ -3,7 +3,9 @@ package utf8stream
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -179,7 +181,7 @@ func TestWriterExactCount(t *testing.T) {
 	}
 	for _, in := range inputs {
 		cuts := unitCuts(in)
-		for _, p := range []Policy{Replace, SurrogateEscape, OPTU8, Drop, Windows1252} {
+		for _, p := range repairPolicies {
 			full, _ := transformString(NewTransformer(p), in)
 			for limit := 0; limit < len(full); limit += 1 + limit/50 {
 				for _, werr := range []error{boom, nil} {
@@ -230,8 +232,8 @@ func TestWriterExactCount(t *testing.T) {
 						}
 						// What is written past the counted output is part
 						// of one unit: at most one replacement or 3
-						// escapes (9 bytes), or one character.
-						if extra := len(wrote) - len(prefix); extra >= 9 {
+						// escapes (12 bytes under BackslashReplace), or one character.
+						if extra := len(wrote) - len(prefix); extra > 12 {
 							t.Fatalf("%v limit %d: count %d is %d output bytes short of what was written", p, limit, total, extra)
 						}
 					}
@@ -488,6 +490,179 @@ func TestWriterCountExact(t *testing.T) {
 						if !bytes.HasPrefix(full, lw.buf.Bytes()) {
 							t.Fatalf("%v %q cut %v limit %d: wrote %q; not a prefix of %q", p, in, cut, k, lw.buf.Bytes(), full)
 						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// callWriter records each call of Write it gets.
+type callWriter struct {
+	calls [][]byte
+}
+
+func (w *callWriter) Write(p []byte) (int, error) {
+	w.calls = append(w.calls, bytes.Clone(p))
+	return len(p), nil
+}
+
+// writeCounted writes the pieces of in between the bounds to a new Writer,
+// then closes it, and checks that each Write (and Close) whose output is
+// at most size bytes reaches the underlying writer as one call (none when
+// the output is empty). It returns what was written and the error.
+func writeCounted(t *testing.T, desc string, p Policy, in []byte, bounds []int, size int, opts ...Option) ([]byte, error) {
+	t.Helper()
+	cw := new(callWriter)
+	w := NewWriter(cw, p, append(opts, BufferSize(size))...)
+	var err error
+	check := func(what string) {
+		t.Helper()
+		var out int
+		for _, c := range cw.calls {
+			out += len(c)
+		}
+		if len(cw.calls) > 1 && out <= size {
+			t.Fatalf("%s %v size %d bounds %v: %s, %d bytes of output, reached the underlying writer in %d calls: %q",
+				desc, p, size, bounds, what, out, len(cw.calls), cw.calls)
+		}
+	}
+	var all []byte
+	for i := 0; i+1 < len(bounds) && err == nil; i++ {
+		cw.calls = cw.calls[:0]
+		_, err = w.Write(in[bounds[i]:bounds[i+1]])
+		check(fmt.Sprintf("Write(%q)", in[bounds[i]:bounds[i+1]]))
+		all = append(all, bytes.Join(cw.calls, nil)...)
+	}
+	cw.calls = cw.calls[:0]
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	check("Close")
+	return append(all, bytes.Join(cw.calls, nil)...), err
+}
+
+// TestWriterOneWrite writes every vector, under every policy and option,
+// split in two at every point and in pieces of 1 to 5 bytes, and checks
+// that a Write whose output fits the buffer is one write, carried bytes
+// included: no more than one call of the underlying writer unless the
+// output is longer than the buffer size. Inputs longer than the buffer,
+// dense with ill-formed bytes, take the block loop and its tail.
+func TestWriterOneWrite(t *testing.T) {
+	inputs := append([]string{}, optionVectors...)
+	for _, tc := range vectors {
+		inputs = append(inputs, tc.in, "ab"+tc.in+"😀"+tc.in)
+	}
+	long := []string{
+		string(textgen.Make("random", 300)),
+		string(textgen.Make("invalid1pct", 600)),
+		strings.Repeat("caf\xE9 au lait\n", 40),
+		strings.Repeat("\x00\xFF", 300), // NUL under NoNUL: a unit at a time
+	}
+	combos := append([]optCombo{{"none", 0}}, optCombos...)
+	step := 1
+	if testing.Short() {
+		combos = []optCombo{{"none", 0}, {"NoNUL", 1}, {"all", 127}}
+		step = 7
+	}
+	for _, combo := range combos {
+		opts, _ := fuzzOptions(combo.o)
+		for _, p := range allPolicies {
+			for _, in := range inputs {
+				desc := combo.name + " " + strconv.Quote(in)
+				want, wantErr := transformString(NewTransformer(p, opts...), in)
+				for _, size := range []int{16, 4096} {
+					check := func(bounds []int) {
+						t.Helper()
+						got, err := writeCounted(t, desc, p, []byte(in), bounds, size, opts...)
+						if string(got) != want || !sameError(err, wantErr) {
+							t.Fatalf("%s %v size %d bounds %v: got %q, %v; want %q, %v", desc, p, size, bounds, got, err, want, wantErr)
+						}
+					}
+					for cut := 0; cut <= len(in); cut++ {
+						check([]int{0, cut, len(in)})
+					}
+					for piece := 1; piece <= 5; piece++ {
+						bounds := []int{0}
+						for i := piece; i < len(in); i += piece {
+							bounds = append(bounds, i)
+						}
+						check(append(bounds, len(in)))
+					}
+				}
+			}
+			for _, in := range long {
+				desc := combo.name + " " + fmt.Sprintf("%.20q", in)
+				want, wantErr := transformString(NewTransformer(p, opts...), in)
+				for _, size := range []int{16, 100, 700, 4096} {
+					for cut := 0; cut <= len(in); cut += step {
+						got, err := writeCounted(t, desc, p, []byte(in), []int{0, cut, len(in)}, size, opts...)
+						if string(got) != want || !sameError(err, wantErr) {
+							t.Fatalf("%s %v size %d cut %d: got %q, %v; want %q, %v", desc, p, size, cut, got, err, want, wantErr)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestWriterCountExactMerged checks the exact count of a Write that fails
+// short after more units than a Writer keeps marks for (maxMarks), which it
+// then merges into a stretch whose units it finds again: units of the
+// general path, since NUL under NoNUL and a replacement longer than 8
+// bytes keep the block loop out.
+func TestWriterCountExactMerged(t *testing.T) {
+	boom := errors.New("disk full")
+	const repl = "<invalid!>"
+	for _, tc := range []struct {
+		desc string
+		p    Policy
+		opts []Option
+		unit string // the ill-formed unit
+		out  string // its output
+	}{
+		{"NoNUL Drop", Drop, []Option{NoNUL()}, "\x00", ""},
+		{"NoNUL Replace", Replace, []Option{NoNUL()}, "\x00", "\uFFFD"},
+		{"long replacement", Replace, []Option{Replacement(repl)}, "\xFF", repl},
+		{"long replacement, Drop-like", Replace, []Option{Replacement(repl), NoNUL()}, "\x00", repl},
+	} {
+		// Units and valid bytes in turn, valid runs of 0 to 2 bytes,
+		// more units than maxMarks: in[i] is a unit or a valid byte.
+		var in []byte
+		var units []refUnit
+		var full []byte
+		for i := 0; i < 3*maxMarks; i++ {
+			units = append(units, refUnit{len(in), len(in) + len(tc.unit), []byte(tc.out), false})
+			in = append(in, tc.unit...)
+			full = append(full, tc.out...)
+			for range i % 3 {
+				units = append(units, refUnit{len(in), len(in) + 1, []byte("v"), true})
+				in = append(in, 'v')
+				full = append(full, 'v')
+			}
+		}
+		step := 1
+		if testing.Short() {
+			step = 13
+		}
+		for _, size := range []int{16, 4096, 1 << 16} {
+			for k := 0; k <= len(full); k += step + k%7 {
+				for _, werr := range []error{boom, nil} {
+					lw := &limitWriter{limit: k, err: werr}
+					w := NewWriter(lw, tc.p, append(tc.opts, BufferSize(size))...)
+					n, err := w.Write(in)
+					if err == nil {
+						if n != len(in) || k < len(full) {
+							t.Fatalf("%s size %d limit %d: Write = %d, nil; want an error", tc.desc, size, k, n)
+						}
+						continue
+					}
+					if want := reached(units, lw.buf.Len(), 0, len(in)); n != want {
+						t.Fatalf("%s size %d limit %d err %v: Write = %d, %v; want %d (wrote %d bytes)", tc.desc, size, k, werr, n, err, want, lw.buf.Len())
+					}
+					if !bytes.HasPrefix(full, lw.buf.Bytes()) {
+						t.Fatalf("%s size %d limit %d: wrote %q; not a prefix of %q", tc.desc, size, k, lw.buf.Bytes(), full)
 					}
 				}
 			}

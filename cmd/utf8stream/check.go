@@ -223,7 +223,7 @@ func (c *checkCmd) file(e *env, name string) int {
 	}
 	// Drop writes nothing for an ill-formed subpart, and io.Discard takes
 	// the rest: all that is left is the calls of report.
-	w := utf8stream.NewWriter(io.Discard, utf8stream.Drop, append(c.lib.options(), utf8stream.OnInvalid(report))...)
+	w := utf8stream.NewWriter(io.Discard, utf8stream.Drop, append(c.lib.options(), utf8stream.Lines(), utf8stream.OnInvalid(report))...)
 	prog := e.newProgress(shown)
 	stop := func() bool {
 		// -q and -l need only know that there is an error.

@@ -96,10 +96,12 @@ func (c *fixCmd) exec(e *env, files []string) int {
 	return e.filterFiles(files, &c.output, func(e *env, w io.Writer, in *input, name string) error {
 		// Only reject reports a position.
 		var pos *tracker
+		wopts := opts
 		if c.policy == utf8stream.Reject {
 			pos = newTracker()
+			wopts = append(opts[:len(opts):len(opts)], utf8stream.Lines())
 		}
-		uw := utf8stream.NewWriter(w, c.policy, opts...)
+		uw := utf8stream.NewWriter(w, c.policy, wopts...)
 		err := e.filter(uw, w, in, name, pos)
 		var ue *utf8stream.Error
 		if errors.As(err, &ue) && pos != nil {

@@ -1,62 +1,31 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/utf8stream/utf8stream"
 	"github.com/utf8stream/utf8stream/internal/reason"
 )
 
-// A tracker turns stream offsets into line and column numbers. It sees the
-// input one chunk at a time, in order, and answers for offsets in the
-// current chunk, or just before it in bytes that hold no newline (the
-// unfinished sequence a Writer carries over from the previous chunk).
-// Queries must come in stream order.
+// A tracker tells the byte after an ill-formed subpart, which the reports
+// name, from the chunk of input that holds it. It sees the input one chunk
+// at a time, in order. The line and column of a subpart come from the
+// library (utf8stream.Lines), which counts them as the reports say.
 type tracker struct {
 	chunk []byte // the current chunk
 	base  int64  // stream offset of chunk[0]
-	pos   int64  // newlines before this offset are counted
-	line  int64  // 1-based number of the line that holds pos
-	start int64  // stream offset of the first byte of that line
 	size  int64  // length of the whole input, or -1 while it is unknown
 }
 
-func newTracker() *tracker { return &tracker{line: 1, size: -1} }
+func newTracker() *tracker { return &tracker{size: -1} }
 
 // feed makes p, which starts at stream offset base, the current chunk.
-// Everything before base has been fed and counted: the caller calls count
-// with the end of each chunk before it reuses the chunk's memory.
 func (t *tracker) feed(p []byte, base int64) {
 	t.chunk, t.base = p, base
 }
 
 // end records that the input ends at offset size.
 func (t *tracker) end(size int64) { t.size = size }
-
-// count counts the newlines of the current chunk before offset off, which
-// must not lie beyond the chunk.
-func (t *tracker) count(off int64) {
-	if off <= t.pos {
-		return
-	}
-	lo := max(t.pos-t.base, 0)
-	hi := min(off-t.base, int64(len(t.chunk)))
-	if lo < hi {
-		seg := t.chunk[lo:hi]
-		if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
-			t.line += int64(n)
-			t.start = t.base + lo + int64(bytes.LastIndexByte(seg, '\n')) + 1
-		}
-	}
-	t.pos = off
-}
-
-// at returns the 1-based line and byte column of offset off.
-func (t *tracker) at(off int64) (line, col int64) {
-	t.count(off)
-	return t.line, off - t.start + 1
-}
 
 // Values of next besides a byte.
 const (
@@ -76,11 +45,11 @@ func (t *tracker) next(off int64) int {
 	return unknown
 }
 
-// where returns the position of e and the byte that follows it, the
-// arguments of formatError.
+// where returns the position of e, which the library counted with
+// utf8stream.Lines, and the byte that follows it: the arguments of
+// formatError.
 func (t *tracker) where(e *utf8stream.Error) (line, col int64, next int) {
-	line, col = t.at(e.Offset)
-	return line, col, t.next(e.Offset + int64(len(e.Bytes)))
+	return e.Line, e.Column, t.next(e.Offset + int64(len(e.Bytes)))
 }
 
 // formatError returns the report of e, in the manner of compiler messages:

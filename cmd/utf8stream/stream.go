@@ -219,10 +219,6 @@ func pump(w io.Writer, in *input, pos *tracker, prog *progress, flush func() err
 			if _, err := w.Write(chunk); err != nil {
 				return err
 			}
-			if pos != nil {
-				// The next read overwrites the chunk.
-				pos.count(total)
-			}
 			prog.update(total)
 			if stop != nil && stop() {
 				return nil
@@ -250,8 +246,7 @@ func pump(w io.Writer, in *input, pos *tracker, prog *progress, flush func() err
 }
 
 // pumpMapped is pump for an input mapped into memory. The tracker sees the
-// whole input at once, so it counts lines only up to the subparts it is
-// asked about.
+// whole input at once.
 func pumpMapped(w io.Writer, data []byte, pos *tracker, prog *progress, stop func() bool) error {
 	if pos != nil {
 		pos.feed(data, 0)

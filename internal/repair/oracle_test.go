@@ -3,7 +3,7 @@ package repair
 import (
 	"unicode/utf8"
 
-	"golang.org/x/text/encoding/charmap"
+	"github.com/utf8stream/utf8stream/internal/repair/repairtest"
 )
 
 // This file holds the tests' reference: Specs like those the root package
@@ -51,37 +51,15 @@ type testSpec struct {
 	Spec
 }
 
-// escaper returns an Out that writes b as U+x000+b, where lead and mid are
-// the first two bytes for b = 0: ED B0 for U+DC00 (surrogateescape), EE BC
-// for U+EF00 (optu8).
-func escaper(lead, mid byte) func(dst []byte, b byte) int {
-	return func(dst []byte, b byte) int {
-		dst[0], dst[1], dst[2] = lead, mid|b>>6, 0x80|b&0x3F
-		return 3
+// testSpecs are repairtest's Specs, which are those of the root package's
+// policies that have a table.
+var testSpecs = func() []testSpec {
+	var specs []testSpec
+	for _, s := range repairtest.Specs {
+		specs = append(specs, testSpec{s.Name, Spec{Out: s.Out, PerByte: s.PerByte, Stops: s.Stops, Escaped: s.Escaped}})
 	}
-}
-
-// testSpecs are the Specs of the root package's policies that have a
-// table, with the default options and with NoNUL, whose byte 00 the table
-// stops at, and Replace with a 1-byte replacement.
-var testSpecs = []testSpec{
-	{"replace", Spec{Out: func(dst []byte, b byte) int { return copy(dst, "\uFFFD") }}},
-	{"replace?", Spec{Out: func(dst []byte, b byte) int { return copy(dst, "?") }}},
-	{"surrogateescape", Spec{Out: escaper(0xED, 0xB0), PerByte: true}},
-	{"optu8", Spec{Out: escaper(0xEE, 0xBC), PerByte: true, Escaped: func(b1, b2 byte) bool { return b1 >= 0xBE }}},
-	{"optu8+nonul", Spec{Out: escaper(0xEE, 0xBC), PerByte: true, Stops: []byte{0x00},
-		Escaped: func(b1, b2 byte) bool { return b1 >= 0xBE || b1 == 0xBC && b2 == 0x80 }}},
-	{"drop", Spec{Out: func(dst []byte, b byte) int { return 0 }, PerByte: true}},
-	{"windows1252", Spec{Out: func(dst []byte, b byte) int {
-		r := charmap.Windows1252.DecodeByte(b)
-		// x/text maps the five undefined bytes to U+0080..U+009F
-		// controls; the root package writes U+FFFD for them, and for NUL.
-		if b == 0 || 0x80 <= r && r <= 0x9F {
-			r = utf8.RuneError
-		}
-		return utf8.EncodeRune(dst, r)
-	}, PerByte: true}},
-}
+	return specs
+}()
 
 // specNamed returns the testSpec called name.
 func specNamed(name string) testSpec {
@@ -128,4 +106,13 @@ func refRepair(s Spec, in []byte) (out []byte, c Counts) {
 		i += n
 	}
 	return out, c
+}
+
+// mustTable returns NewTable(s) for a Spec that has a table.
+func mustTable(s Spec) *Table {
+	t, err := NewTable(s)
+	if err != nil {
+		panic(err)
+	}
+	return t
 }

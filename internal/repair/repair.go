@@ -25,9 +25,10 @@ package repair
 import (
 	"bytes"
 	"encoding/binary"
-	"github.com/utf8stream/utf8stream/internal/registry"
+	"errors"
 	"math/bits"
 
+	"github.com/utf8stream/utf8stream/internal/registry"
 	"github.com/utf8stream/utf8stream/internal/valid"
 )
 
@@ -42,8 +43,10 @@ const (
 // NewTable.
 type Spec struct {
 	// Out writes to dst, which has room for 16 bytes, the output of the
-	// ill-formed byte b, and returns its length. NewTable calls it for
-	// every byte while it builds the table, and not after.
+	// ill-formed byte b, and returns its length; where that is longer
+	// than MaxOut, it need not write it, and NewTable refuses the Spec.
+	// NewTable calls it for every byte while it builds the table, and not
+	// after.
 	Out func(dst []byte, b byte) int
 	// PerByte is set when every byte of an ill-formed subpart gets its
 	// Out (the escapes, Windows1252, Drop); otherwise the first byte of
@@ -101,8 +104,13 @@ type Table struct {
 	four bool
 }
 
-// NewTable returns the table for s. Every output must fit in 8 bytes.
-func NewTable(s Spec) *Table {
+// ErrLongOutput is what NewTable returns for a Spec with an output longer
+// than MaxOut bytes, which the block loop cannot write.
+var ErrLongOutput = errors.New("repair: an output longer than 8 bytes")
+
+// NewTable returns the table for s, or ErrLongOutput when an output of s is
+// longer than MaxOut bytes: the caller then takes such units another way.
+func NewTable(s Spec) (*Table, error) {
 	t := &Table{perByte: s.PerByte, maxOut: 1, four: s.Four}
 	var buf [16]byte
 	for b := range 256 {
@@ -113,8 +121,8 @@ func NewTable(s Spec) *Table {
 			if k == cStart || t.perByte {
 				n = s.Out(buf[:], byte(b))
 			}
-			if n > 8 {
-				panic("repair: NewTable: an output longer than 8 bytes")
+			if n > MaxOut {
+				return nil, ErrLongOutput
 			}
 			t.out[k<<8|b] = binary.LittleEndian.Uint64(buf[:8])
 			t.n[k<<8|b] = uint8(n)
@@ -140,7 +148,7 @@ func NewTable(s Spec) *Table {
 		t.stops = append(t.stops, 0xEE)
 		t.esc = len(s.Stops) == 0
 	}
-	return t
+	return t, nil
 }
 
 // Room returns the most that n bytes of input can write: the room in dst
@@ -153,6 +161,13 @@ func (tab *Table) Room(n int) int { return n * tab.maxOut }
 func (tab *Table) BlockRoom() int {
 	return 2 * max((64+3)*tab.maxOut+16, 512+8)
 }
+
+// MaxOut is the longest output of one ill-formed byte that a Table takes.
+const MaxOut = 8
+
+// MaxRoom is the most room that BlockRoom and Room(TailMax) ask of any
+// Table, whose outputs are at most MaxOut bytes.
+const MaxRoom = 2 * ((64+3)*MaxOut + 16)
 
 // repairRoom is the room in dst that kernelBlocks needs from st.jmax on:
 // a block's output, and the 64 bytes that the copy of its last valid run

@@ -22,7 +22,7 @@ func TestRepairTailPageBoundary(t *testing.T) {
 				if len(s.Stops) > 0 {
 					continue
 				}
-				tab := NewTable(s.Spec)
+				tab := mustTable(s.Spec)
 				for n := 1; n <= 64; n++ {
 					src := tail[len(tail)-n:]
 					want, _ := refRepair(s.Spec, src)
