@@ -27,7 +27,8 @@ import (
 	"golang.org/x/text/transform"
 )
 
-var mwPolicies = []utf8stream.Policy{utf8stream.Reject, utf8stream.Replace, utf8stream.SurrogateEscape, utf8stream.OPTU8, utf8stream.Drop, utf8stream.Windows1252}
+// mwPolicies are the policies that every test of the middleware runs with.
+var mwPolicies = utf8stream.Policies()
 
 // mwInputs are request and response bodies. They hold no EE BE xx or EE BF
 // xx, which OPTU8 escapes although they are valid.
@@ -65,7 +66,8 @@ func firstInvalid(b []byte) int {
 // package: by x/text's UTF-8 decoder for Replace and by unicode/utf8 and
 // x/text's charmap for the others. Every ill-formed byte is part of exactly
 // one maximal subpart, and utf8.DecodeRune reports each such byte alone, so
-// a byte walk gives Drop and Windows1252. For the escapes it returns nil:
+// a byte walk gives Drop, Windows1252 and BackslashReplace (which writes
+// \xNN per byte, as Python's backslashreplace does). For the escapes it returns nil:
 // see checkOutput. It also returns the number of ill-formed subparts.
 func expected(t *testing.T, p utf8stream.Policy, in []byte) (want []byte, subparts int) {
 	t.Helper()
@@ -82,12 +84,15 @@ func expected(t *testing.T, p utf8stream.Policy, in []byte) (want []byte, subpar
 		return in, 0
 	case utf8stream.Replace:
 		return replaced, subparts
-	case utf8stream.Drop, utf8stream.Windows1252:
+	case utf8stream.Drop, utf8stream.Windows1252, utf8stream.BackslashReplace:
 		want = []byte{}
 		for i := 0; i < len(in); {
 			r, n := utf8.DecodeRune(in[i:])
 			if r == utf8.RuneError && n == 1 {
-				if p == utf8stream.Windows1252 {
+				switch p {
+				case utf8stream.BackslashReplace:
+					want = fmt.Appendf(want, `\x%02x`, in[i])
+				case utf8stream.Windows1252:
 					d, err := charmap.Windows1252.NewDecoder().Bytes(in[i : i+1])
 					if err != nil {
 						t.Fatal(err)
