@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -440,17 +441,35 @@ func heapInUse() uint64 {
 }
 
 // serveLocal serves h on a loopback port until the test ends and returns
-// its URL and a client for it. At the end the client's idle connections
-// are closed and the server is shut down, which must succeed.
+// its URL and a client for it, over HTTP/1.1. At the end the client's idle
+// connections are closed and the server is shut down, which must succeed.
 func serveLocal(t *testing.T, h http.Handler) (url string, client *http.Client) {
+	t.Helper()
+	return serveProto(t, h, "http1")
+}
+
+// protos are the protocols of the end-to-end tests: HTTP/1.1, and HTTP/2
+// without TLS (h2c with prior knowledge).
+var protos = []string{"http1", "h2c"}
+
+// serveProto is serveLocal over proto, one of protos. The client speaks
+// only proto, and fails a response in another.
+func serveProto(t *testing.T, h http.Handler, proto string) (url string, client *http.Client) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
-	go srv.Serve(ln)
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
 	tr := &http.Transport{}
+	if proto == "h2c" {
+		srv.Protocols = new(http.Protocols)
+		srv.Protocols.SetHTTP1(true)
+		srv.Protocols.SetUnencryptedHTTP2(true)
+		tr.Protocols = new(http.Protocols)
+		tr.Protocols.SetUnencryptedHTTP2(true)
+	}
+	go srv.Serve(ln)
 	t.Cleanup(func() {
 		tr.CloseIdleConnections()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -459,7 +478,24 @@ func serveLocal(t *testing.T, h http.Handler) (url string, client *http.Client) 
 			t.Errorf("Shutdown: %v", err)
 		}
 	})
-	return "http://" + ln.Addr().String() + "/", &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	major := map[string]int{"http1": 1, "h2c": 2}[proto]
+	return "http://" + ln.Addr().String() + "/", &http.Client{Transport: protoCheck{tr, major}, Timeout: 10 * time.Second}
+}
+
+// protoCheck is a RoundTripper that fails responses in another major
+// version of HTTP than major.
+type protoCheck struct {
+	base  http.RoundTripper
+	major int
+}
+
+func (c protoCheck) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := c.base.RoundTrip(r)
+	if err == nil && resp.ProtoMajor != c.major {
+		resp.Body.Close()
+		return nil, fmt.Errorf("response in %s; want HTTP/%d", resp.Proto, c.major)
+	}
+	return resp, err
 }
 
 // sendLocal serves mw around a recording handler on a loopback port, sends
