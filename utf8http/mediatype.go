@@ -69,14 +69,15 @@ func first(values []string) string {
 // parses it: type and subtype in lower case, parameter names in lower
 // case, values unquoted.
 type mediaType struct {
-	typ, sub string
-	params   map[string]string
+	typ, sub  string
+	params    map[string]string
+	badParams bool // the parameters do not parse: the charset is unknown
 }
 
 // parseContentType parses the Content-Type value v and reports whether it
 // is a media type: a token, a slash and a token, then parameters (RFC
 // 9110, section 8.3.1). A media type whose parameters are malformed counts,
-// with none of its parameters: it declares no charset.
+// with none of its parameters and an unknown charset, which is not UTF-8.
 func parseContentType(v string) (mt mediaType, ok bool) {
 	s, params, err := mime.ParseMediaType(v)
 	if err != nil && err != mime.ErrInvalidMediaParameter {
@@ -86,7 +87,7 @@ func parseContentType(v string) (mt mediaType, ok bool) {
 	if !ok || typ == "" || sub == "" {
 		return mediaType{}, false
 	}
-	return mediaType{typ, sub, params}, true
+	return mediaType{typ, sub, params, err != nil}, true
 }
 
 // isJSON reports whether mt is one of the JSON family, which is UTF-8
@@ -94,7 +95,7 @@ func parseContentType(v string) (mt mediaType, ok bool) {
 // application/json-seq, application/ndjson, application/x-ndjson,
 // application/jsonl and every *+json type.
 func (mt mediaType) isJSON() bool {
-	if strings.HasSuffix(mt.sub, "+json") {
+	if strings.HasSuffix(mt.sub, "+json") && len(mt.sub) > len("+json") {
 		return true
 	}
 	if mt.typ != "application" {
@@ -108,10 +109,10 @@ func (mt mediaType) isJSON() bool {
 }
 
 // isUTF8 reports whether mt declares no charset or UTF-8 ("utf-8" or
-// "utf8" in any case).
+// "utf8" in any case), in parameters that parse.
 func (mt mediaType) isUTF8() bool {
 	cs, ok := mt.params["charset"]
-	return !ok || isUTF8Name(cs)
+	return !mt.badParams && (!ok || isUTF8Name(cs))
 }
 
 func isUTF8Name(cs string) bool {
