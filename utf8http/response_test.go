@@ -9,9 +9,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/utf8stream/utf8stream"
@@ -470,5 +472,44 @@ func TestMiddlewareResponseContentEncodingRefused(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+func TestMiddlewareResponseDecoderEnds(t *testing.T) {
+	gz := compress(t, "gzip", textgen.Make("chinese", 64<<10))
+	tests := []struct {
+		desc  string
+		write func(w http.ResponseWriter)
+	}{
+		{"handler panics", func(w http.ResponseWriter) {
+			w.Write(gz[:len(gz)/2])
+			panic(http.ErrAbortHandler)
+		}},
+		{"handler returns early", func(w http.ResponseWriter) { w.Write(gz[:len(gz)/2]) }},
+		{"handler writes nothing", func(w http.ResponseWriter) {}},
+		{"handler writes all", func(w http.ResponseWriter) { w.Write(gz) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			h := Middleware(utf8stream.Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/plain")
+				w.Header().Set("Content-Encoding", "gzip")
+				tc.write(w)
+			}))
+			before := runtime.NumGoroutine()
+			for range 20 {
+				func() {
+					defer func() { recover() }()
+					h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil))
+				}()
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if n := runtime.NumGoroutine(); n > before {
+				t.Errorf("%d goroutines after 20 responses; %d before", n, before)
+			}
+		})
 	}
 }
