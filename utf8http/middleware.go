@@ -43,7 +43,9 @@ import (
 // checked passes untouched, encoded or not.
 //
 // With [Responses], the response body goes through a [utf8stream.Writer]
-// too, unless it has a Content-Encoding. [CheckURL] adds a check of the URL.
+// too, decoded first if it is in gzip or deflate, and its status and first
+// bytes are held back (see [ResponseBuffer]). [CheckURL] adds a check of
+// the URL.
 // [BodyStats] and [OnStats] report what was found.
 //
 // Middleware does not modify the request it is given: the handler gets a

@@ -677,25 +677,39 @@ type jsonBody struct{ bytes.Reader }
 
 func (b *jsonBody) Close() error { return nil }
 
-// BenchmarkMiddleware measures a request through the handler chain: a
-// handler that decodes a JSON body of about 1 KiB, with no middleware
-// (policy=none) and with Middleware, for a plain and a gzip body. Without
-// the middleware the handler decodes gzip itself.
-func BenchmarkMiddleware(b *testing.B) {
-	type item struct {
-		ID    int      `json:"id"`
-		Name  string   `json:"name"`
-		Tags  []string `json:"tags"`
-		Notes string   `json:"notes"`
-	}
-	var items []item
+// benchItem is an element of the JSON of the benchmarks.
+type benchItem struct {
+	ID    int      `json:"id"`
+	Name  string   `json:"name"`
+	Tags  []string `json:"tags"`
+	Notes string   `json:"notes"`
+}
+
+// benchJSON returns the JSON of the benchmarks: about 1 KiB of valid text
+// in several scripts.
+func benchJSON(b *testing.B) []byte {
+	var items []benchItem
 	for i, name := range textgen.Names[:10] {
-		items = append(items, item{i, name, []string{"a", "ü", "日本"}, string(textgen.Make(name, 80))})
+		items = append(items, benchItem{i, name, []string{"a", "ü", "日本"}, string(textgen.Make(name, 80))})
 	}
 	data, err := json.Marshal(items)
 	if err != nil {
 		b.Fatal(err)
 	}
+	return data
+}
+
+// BenchmarkMiddleware measures a request through the handler chain: a
+// handler that decodes a JSON body of about 1 KiB, with no middleware
+// (policy=none) and with Middleware, for a plain and a gzip body. Without
+// the middleware the handler decodes gzip itself. The response/ benchmarks
+// measure a handler that writes such a JSON response, as a ReverseProxy
+// relays it: with no middleware, and with Middleware and Responses; a gzip
+// response is decoded, checked and compressed again for a client that
+// accepts gzip.
+func BenchmarkMiddleware(b *testing.B) {
+	type item = benchItem
+	data := benchJSON(b)
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body io.Reader = r.Body
 		if r.Header.Get("Content-Encoding") == "gzip" {
@@ -742,6 +756,40 @@ func BenchmarkMiddleware(b *testing.B) {
 					w.code = 0
 					bc.h.ServeHTTP(w, req)
 					if w.code != http.StatusNoContent {
+						b.Fatalf("status %d", w.code)
+					}
+				}
+			})
+		}
+	}
+	for _, enc := range []string{"identity", "gzip"} {
+		encoded := compress(b, enc, data)
+		relay := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			if enc != "identity" {
+				w.Header().Set("Content-Encoding", enc)
+			}
+			w.Write(encoded)
+		})
+		for _, bc := range []struct {
+			name string
+			h    http.Handler
+		}{
+			{"none", relay},
+			{"reject", Middleware(utf8stream.Reject, Responses())(relay)},
+			{"replace", Middleware(utf8stream.Replace, Responses())(relay)},
+		} {
+			b.Run("response/encoding="+enc+"/policy="+bc.name, func(b *testing.B) {
+				req := httptest.NewRequest(http.MethodGet, "/items", nil)
+				req.Header.Set("Accept-Encoding", "gzip, deflate, br")
+				w := &statusWriter{h: http.Header{}}
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					clear(w.h)
+					w.code = 0
+					bc.h.ServeHTTP(w, req)
+					if w.code != http.StatusOK {
 						b.Fatalf("status %d", w.code)
 					}
 				}

@@ -124,13 +124,14 @@ func CheckURL() Option {
 //
 // A response in Content-Encoding gzip, x-gzip or deflate (zlib, or raw
 // deflate as some servers send) is decoded and checked. If the client
-// accepts gzip, it is compressed again with gzip, at [gzip.BestSpeed];
-// otherwise it is sent decoded, without Content-Encoding. Either way its
+// accepts gzip, it is compressed again with gzip, at
+// [compress/gzip.BestSpeed]; otherwise it is sent decoded, without
+// Content-Encoding. Either way its
 // Content-Length is deleted and a strong ETag becomes weak. A compressed
 // body that does not decode is answered with 502 Bad Gateway, "corrupt
 // gzip response body" (or deflate), or aborted if bytes went out. So that
-// a handler, or the upstream server of an [httputil.ReverseProxy], never
-// sends a coding it cannot decode, Middleware gives the handler a request
+// a handler, or the upstream server of an
+// [net/http/httputil.ReverseProxy], never sends a coding it cannot decode, Middleware gives the handler a request
 // whose Accept-Encoding lists only gzip, x-gzip, deflate and identity
 // ("identity" if the client listed none of them). A response in another
 // coding (br, zstd, compress) or in several gets 502 Bad Gateway, "response

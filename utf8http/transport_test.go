@@ -2,6 +2,7 @@ package utf8http
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -274,5 +275,73 @@ func TestTransportCloseDuringRead(t *testing.T) {
 	resp.Body.Close()
 	if err := <-done; err == nil {
 		t.Error("Read after Close succeeded")
+	}
+}
+
+// memTransport is a RoundTripper that answers every request with body,
+// with the given Content-Type and Content-Encoding, from memory.
+type memTransport struct {
+	body         []byte
+	ct, encoding string
+}
+
+func (t *memTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	h := http.Header{"Content-Type": {t.ct}, "Content-Length": {strconv.Itoa(len(t.body))}}
+	if t.encoding != "identity" {
+		h["Content-Encoding"] = []string{t.encoding}
+	}
+	return &http.Response{
+		StatusCode:    http.StatusOK,
+		Header:        h,
+		Body:          io.NopCloser(bytes.NewReader(t.body)),
+		ContentLength: int64(len(t.body)),
+		Request:       r,
+	}, nil
+}
+
+// BenchmarkTransport measures a client request whose JSON response of
+// about 1 KiB is read whole: from a base RoundTripper that answers from
+// memory (policy=none), and through Transport. A gzip response is decoded
+// by the caller without Transport, as http.Transport would, and by
+// Transport with it.
+func BenchmarkTransport(b *testing.B) {
+	data := benchJSON(b)
+	for _, enc := range []string{"identity", "gzip"} {
+		base := &memTransport{compress(b, enc, data), "application/json", enc}
+		for _, bc := range []struct {
+			name string
+			rt   http.RoundTripper
+		}{
+			{"none", base},
+			{"reject", Transport(base, utf8stream.Reject)},
+			{"replace", Transport(base, utf8stream.Replace)},
+		} {
+			b.Run("encoding="+enc+"/policy="+bc.name, func(b *testing.B) {
+				req := httpGet("http://example.com/items")
+				req.Header.Set("Accept-Encoding", "gzip")
+				buf := make([]byte, 32<<10)
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					resp, err := bc.rt.RoundTrip(req)
+					if err != nil {
+						b.Fatal(err)
+					}
+					var body io.Reader = resp.Body
+					if resp.Header.Get("Content-Encoding") == "gzip" {
+						zr, err := gzip.NewReader(body)
+						if err != nil {
+							b.Fatal(err)
+						}
+						body = zr
+					}
+					n, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{body}, buf)
+					resp.Body.Close()
+					if err != nil || n != int64(len(data)) {
+						b.Fatalf("read %d bytes, %v", n, err)
+					}
+				}
+			})
+		}
 	}
 }
