@@ -193,11 +193,18 @@ func (m *middleware) serve(next http.Handler, w http.ResponseWriter, r *http.Req
 	x.resp = responseWriter{rw: w, m: m, head: r.Method == http.MethodHead}
 	ae := r.Header["Accept-Encoding"]
 	x.resp.gzipOK = acceptsGzip(ae)
-	if v, changed := decodableCodings(ae); changed {
+	_, ranged := r.Header["Range"]
+	if v, changed := decodableCodings(ae); changed || ranged {
 		// Ask the handler, and an upstream behind it, for codings that
-		// can be decoded.
-		r.Header = withoutHeader(r.Header, "Accept-Encoding")
-		r.Header["Accept-Encoding"] = []string{v}
+		// can be decoded, and for whole bodies: a part of one may begin or
+		// end within a sequence, or within a compressed stream.
+		r.Header = withoutHeader(r.Header, "Accept-Encoding", "Range", "If-Range")
+		switch {
+		case changed:
+			r.Header["Accept-Encoding"] = []string{v}
+		case ae != nil:
+			r.Header["Accept-Encoding"] = ae
+		}
 	}
 	m.serveResponse(next, x, r)
 }

@@ -133,7 +133,9 @@ func CheckURL() Option {
 // a handler, or the upstream server of an
 // [net/http/httputil.ReverseProxy], never sends a coding it cannot decode, Middleware gives the handler a request
 // whose Accept-Encoding lists only gzip, x-gzip, deflate and identity
-// ("identity" if the client listed none of them). A response in another
+// ("identity" if the client listed none of them), and without Range and
+// If-Range, so that the body comes whole: a range of it may begin or end
+// within a sequence or a compressed stream. A response in another
 // coding (br, zstd, compress) or in several gets 502 Bad Gateway, "response
 // Content-Encoding is not supported", under every policy: it is never sent
 // unchecked. A response with a Content-Encoding but no Content-Type is not

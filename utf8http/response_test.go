@@ -513,3 +513,22 @@ func TestMiddlewareResponseDecoderEnds(t *testing.T) {
 		})
 	}
 }
+
+func TestMiddlewareResponseRange(t *testing.T) {
+	text := "Grüße, 世界! \xff " + strings.Repeat("x", 100)
+	url, client := serveLocal(t, Middleware(utf8stream.Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		http.ServeContent(w, r, "", time.Time{}, strings.NewReader(text))
+	})))
+	req := httpGet(url)
+	req.Header.Set("Range", "bytes=3-9") // from within ü to within 世
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if want := strings.Replace(text, "\xff", "\uFFFD", 1); err != nil || resp.StatusCode != http.StatusOK || string(got) != want {
+		t.Errorf("response = %d %q, %v; want 200 %q: the whole body, checked", resp.StatusCode, got, err, want)
+	}
+}

@@ -44,7 +44,9 @@ import (
 //		io.Closer
 //	}{utf8stream.NewReader(resp.Body, p), resp.Body}
 //
-// Transport does not modify the request it is given.
+// A 206 Partial Content body is checked as any other, so a range that
+// begins or ends within a sequence has ill-formed edges. Transport does
+// not modify the request it is given.
 func Transport(base http.RoundTripper, p utf8stream.Policy, opts ...Option) http.RoundTripper {
 	return &transport{base: base, m: newMiddleware(p, opts)}
 }
