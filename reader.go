@@ -92,6 +92,13 @@ func (rd *Reader) buffers() *readBuf {
 func (b *readBuf) pending() bool { return b != nil && b.s0 < b.s1 }
 
 // NewReader returns a Reader that applies policy p to what it reads from r.
+// A Reader has no Close method; to keep an [io.ReadCloser], such as an HTTP
+// response body, closable, pair the Reader with the original's Close:
+//
+//	resp.Body = struct {
+//		io.Reader
+//		io.Closer
+//	}{utf8stream.NewReader(resp.Body, p), resp.Body}
 func NewReader(r io.Reader, p Policy, opts ...Option) *Reader {
 	rd := &Reader{r: r}
 	rd.t.init(p, opts)

@@ -1,17 +1,22 @@
-// Package utf8http validates and repairs UTF-8 in the bodies of a
-// [net/http] server, with the policies of package
+// Package utf8http validates and repairs UTF-8 in the bodies of [net/http]
+// servers and clients, with the policies of package
 // [github.com/utf8stream/utf8stream].
 //
 // [Middleware] wraps an [http.Handler] so that a policy applies to request
 // bodies as the handler reads them and, with [Responses], to the response
 // bodies it writes. [WriteError] answers a body that [utf8stream.Reject]
 // stopped, and [BodyStats] and [OnStats] report what was repaired.
+// [Transport] wraps an [http.RoundTripper] so that a policy applies to the
+// response bodies a client reads.
 //
 // # Which bodies are checked
 //
 // A request body is checked when its media type is one that [ContentTypes]
 // lists (by default text/*, JSON, XML and HTML forms) and it declares no
-// charset or UTF-8. A body with no Content-Type, or one that is not a media
+// charset or UTF-8. Content-Type values are parsed as
+// [mime.ParseMediaType] parses them, in any case and with parameters
+// quoted or not; a value whose parameters do not parse declares an unknown
+// charset. A body with no Content-Type, or one that is not a media
 // type, is checked too: most handlers parse the body without looking at the
 // header. A JSON body (application/json, *+json, application/x-ndjson and
 // the like) is checked whatever charset it declares, since JSON is UTF-8 by
@@ -42,8 +47,35 @@
 // is not checked passes untouched, encoded or not. So a checked body is
 // never handed over unchecked or corrupted.
 //
-// With [Responses], a response with a Content-Encoding other than identity
-// is left as the handler wrote it.
+// With [Responses], a response in gzip or deflate is decoded, checked and
+// compressed again with gzip if the client accepts gzip, or sent decoded;
+// one that does not decode gets 502 Bad Gateway. The handler sees an
+// Accept-Encoding that lists only the codings Middleware decodes, and a
+// response in any other coding gets 502: no response is sent unchecked.
+//
+// # Behind a reverse proxy
+//
+// Middleware(p, Responses()) around an
+// [net/http/httputil.ReverseProxy] checks what the upstream server
+// answers, compressed or not: the proxy forwards the rewritten
+// Accept-Encoding, so the upstream answers in gzip, deflate or identity. Under Reject, the status and the first [ResponseBuffer] bytes
+// (4 KiB by default) are held back, so a response found ill-formed within
+// them becomes a complete 500 Internal Server Error even though the proxy
+// flushes before the body; one found ill-formed after bytes went out is
+// aborted, and the client sees a reset stream or a body cut short, never a
+// complete-looking response.
+//
+// # Clients
+//
+// An [http.Client] whose Transport is Transport(base, p) gets response
+// bodies checked as it reads them: under Reject, Body.Read returns the
+// valid bytes and then an *[utf8stream.Error]. Body.Close closes the
+// original body. To wrap a body by hand instead, keep its Close:
+//
+//	resp.Body = struct {
+//		io.Reader
+//		io.Closer
+//	}{utf8stream.NewReader(resp.Body, p), resp.Body}
 //
 // # Memory and slow clients
 //

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/utf8stream/utf8stream"
 	"golang.org/x/text/transform"
@@ -42,24 +43,15 @@ import (
 // checked passes untouched, encoded or not.
 //
 // With [Responses], the response body goes through a [utf8stream.Writer]
-// too, unless it has a Content-Encoding. [CheckURL] adds a check of the URL.
+// too, decoded first if it is in gzip or deflate, and its status and first
+// bytes are held back (see [ResponseBuffer]). [CheckURL] adds a check of
+// the URL.
 // [BodyStats] and [OnStats] report what was found.
 //
 // Middleware does not modify the request it is given: the handler gets a
 // shallow copy.
 func Middleware(p utf8stream.Policy, opts ...Option) func(http.Handler) http.Handler {
-	var o options
-	for _, f := range opts {
-		f(&o)
-	}
-	if !o.typesSet {
-		o.types = defaultContentTypes
-	}
-	m := &middleware{
-		p:       p,
-		o:       o,
-		resizes: p != utf8stream.Reject || len(o.stream) > 0,
-	}
+	m := newMiddleware(p, opts)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			m.serve(next, w, r)
@@ -67,10 +59,57 @@ func Middleware(p utf8stream.Policy, opts ...Option) func(http.Handler) http.Han
 	}
 }
 
+// newMiddleware applies opts to the defaults.
+func newMiddleware(p utf8stream.Policy, opts []Option) *middleware {
+	o := options{respBuffer: defaultResponseBuffer}
+	for _, f := range opts {
+		f(&o)
+	}
+	if !o.typesSet {
+		o.types = defaultContentTypes
+	}
+	return &middleware{
+		p:       p,
+		o:       o,
+		resizes: p != utf8stream.Reject || len(o.stream) > 0,
+	}
+}
+
 type middleware struct {
 	p       utf8stream.Policy
 	o       options
-	resizes bool // the output may differ in length from valid input
+	resizes bool      // the output may differ in length from valid input
+	writers sync.Pool // *utf8stream.Writer
+	holds   sync.Pool // *[]byte of capacity o.respBuffer
+}
+
+// newWriter returns a pooled Writer of m's policy and options writing to
+// out.
+func (m *middleware) newWriter(out io.Writer) *utf8stream.Writer {
+	if wr, ok := m.writers.Get().(*utf8stream.Writer); ok {
+		wr.Reset(out)
+		return wr
+	}
+	return utf8stream.NewWriter(out, m.p, m.o.stream...)
+}
+
+func (m *middleware) freeWriter(wr *utf8stream.Writer) {
+	wr.Reset(io.Discard)
+	m.writers.Put(wr)
+}
+
+// holdBuf returns an empty pooled buffer of capacity o.respBuffer.
+func (m *middleware) holdBuf() *[]byte {
+	if b, ok := m.holds.Get().(*[]byte); ok {
+		return b
+	}
+	b := make([]byte, 0, m.o.respBuffer)
+	return &b
+}
+
+func (m *middleware) freeHold(b *[]byte) {
+	*b = (*b)[:0]
+	m.holds.Put(b)
 }
 
 // exchange is the state of one request that Middleware checks. It is the
@@ -110,7 +149,7 @@ func (m *middleware) serve(next http.Handler, w http.ResponseWriter, r *http.Req
 			x = &exchange{stats: noStats}
 			x.src = r.Body
 			if coding != "" {
-				x.dec = decoder{coding: coding, src: source{r: r.Body}}
+				x.dec = decoder{coding: coding, what: "request body", src: source{r: r.Body}}
 				x.src = &x.dec
 			}
 			x.rd = utf8stream.NewReader(x.src, m.p, m.o.stream...)
@@ -124,9 +163,7 @@ func (m *middleware) serve(next http.Handler, w http.ResponseWriter, r *http.Req
 		x = &exchange{stats: noStats}
 	}
 	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, x))
-	if m.o.onStats != nil {
-		defer m.report(x, r)
-	}
+	defer m.done(x, r)
 	if x.rd != nil {
 		if x.dec.coding != "" {
 			// The handler gets the decoded body, of unknown length.
@@ -154,8 +191,51 @@ func (m *middleware) serve(next http.Handler, w http.ResponseWriter, r *http.Req
 		return
 	}
 	x.resp = responseWriter{rw: w, m: m, head: r.Method == http.MethodHead}
+	ae := r.Header["Accept-Encoding"]
+	x.resp.gzipOK = acceptsGzip(ae)
+	_, ranged := r.Header["Range"]
+	if v, changed := decodableCodings(ae); changed || ranged {
+		// Ask the handler, and an upstream behind it, for codings that
+		// can be decoded, and for whole bodies: a part of one may begin or
+		// end within a sequence, or within a compressed stream.
+		r.Header = withoutHeader(r.Header, "Accept-Encoding", "Range", "If-Range")
+		switch {
+		case changed:
+			r.Header["Accept-Encoding"] = []string{v}
+		case ae != nil:
+			r.Header["Accept-Encoding"] = ae
+		}
+	}
+	m.serveResponse(next, x, r)
+}
+
+// serveResponse runs the handler with x.resp. If Middleware answered the
+// request with an error of its own and the handler then aborted with
+// [http.ErrAbortHandler], as httputil.ReverseProxy does when a Write
+// fails, the abort is recovered: the answer is complete and goes out as it
+// is.
+func (m *middleware) serveResponse(next http.Handler, x *exchange, r *http.Request) {
+	defer func() {
+		if x.resp.answered {
+			if v := recover(); v != nil && v != http.ErrAbortHandler {
+				panic(v)
+			}
+		}
+	}()
 	next.ServeHTTP(&x.resp, r)
 	x.resp.finish()
+}
+
+// done calls the OnStats function, if any, and then returns what the
+// exchange took from pools.
+func (m *middleware) done(x *exchange, r *http.Request) {
+	if m.o.onStats != nil {
+		m.report(x, r)
+	}
+	if x.rd != nil {
+		x.dec.release()
+	}
+	x.resp.release()
 }
 
 // report calls the OnStats function.

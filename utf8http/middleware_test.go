@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -27,7 +28,8 @@ import (
 	"golang.org/x/text/transform"
 )
 
-var mwPolicies = []utf8stream.Policy{utf8stream.Reject, utf8stream.Replace, utf8stream.SurrogateEscape, utf8stream.OPTU8, utf8stream.Drop, utf8stream.Windows1252}
+// mwPolicies are the policies that every test of the middleware runs with.
+var mwPolicies = utf8stream.Policies()
 
 // mwInputs are request and response bodies. They hold no EE BE xx or EE BF
 // xx, which OPTU8 escapes although they are valid.
@@ -65,7 +67,8 @@ func firstInvalid(b []byte) int {
 // package: by x/text's UTF-8 decoder for Replace and by unicode/utf8 and
 // x/text's charmap for the others. Every ill-formed byte is part of exactly
 // one maximal subpart, and utf8.DecodeRune reports each such byte alone, so
-// a byte walk gives Drop and Windows1252. For the escapes it returns nil:
+// a byte walk gives Drop, Windows1252 and BackslashReplace (which writes
+// \xNN per byte, as Python's backslashreplace does). For the escapes it returns nil:
 // see checkOutput. It also returns the number of ill-formed subparts.
 func expected(t *testing.T, p utf8stream.Policy, in []byte) (want []byte, subparts int) {
 	t.Helper()
@@ -82,12 +85,15 @@ func expected(t *testing.T, p utf8stream.Policy, in []byte) (want []byte, subpar
 		return in, 0
 	case utf8stream.Replace:
 		return replaced, subparts
-	case utf8stream.Drop, utf8stream.Windows1252:
+	case utf8stream.Drop, utf8stream.Windows1252, utf8stream.BackslashReplace:
 		want = []byte{}
 		for i := 0; i < len(in); {
 			r, n := utf8.DecodeRune(in[i:])
 			if r == utf8.RuneError && n == 1 {
-				if p == utf8stream.Windows1252 {
+				switch p {
+				case utf8stream.BackslashReplace:
+					want = fmt.Appendf(want, `\x%02x`, in[i])
+				case utf8stream.Windows1252:
 					d, err := charmap.Windows1252.NewDecoder().Bytes(in[i : i+1])
 					if err != nil {
 						t.Fatal(err)
@@ -435,17 +441,35 @@ func heapInUse() uint64 {
 }
 
 // serveLocal serves h on a loopback port until the test ends and returns
-// its URL and a client for it. At the end the client's idle connections
-// are closed and the server is shut down, which must succeed.
+// its URL and a client for it, over HTTP/1.1. At the end the client's idle
+// connections are closed and the server is shut down, which must succeed.
 func serveLocal(t *testing.T, h http.Handler) (url string, client *http.Client) {
+	t.Helper()
+	return serveProto(t, h, "http1")
+}
+
+// protos are the protocols of the end-to-end tests: HTTP/1.1, and HTTP/2
+// without TLS (h2c with prior knowledge).
+var protos = []string{"http1", "h2c"}
+
+// serveProto is serveLocal over proto, one of protos. The client speaks
+// only proto, and fails a response in another.
+func serveProto(t *testing.T, h http.Handler, proto string) (url string, client *http.Client) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
-	go srv.Serve(ln)
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
 	tr := &http.Transport{}
+	if proto == "h2c" {
+		srv.Protocols = new(http.Protocols)
+		srv.Protocols.SetHTTP1(true)
+		srv.Protocols.SetUnencryptedHTTP2(true)
+		tr.Protocols = new(http.Protocols)
+		tr.Protocols.SetUnencryptedHTTP2(true)
+	}
+	go srv.Serve(ln)
 	t.Cleanup(func() {
 		tr.CloseIdleConnections()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -454,7 +478,24 @@ func serveLocal(t *testing.T, h http.Handler) (url string, client *http.Client) 
 			t.Errorf("Shutdown: %v", err)
 		}
 	})
-	return "http://" + ln.Addr().String() + "/", &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	major := map[string]int{"http1": 1, "h2c": 2}[proto]
+	return "http://" + ln.Addr().String() + "/", &http.Client{Transport: protoCheck{tr, major}, Timeout: 10 * time.Second}
+}
+
+// protoCheck is a RoundTripper that fails responses in another major
+// version of HTTP than major.
+type protoCheck struct {
+	base  http.RoundTripper
+	major int
+}
+
+func (c protoCheck) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := c.base.RoundTrip(r)
+	if err == nil && resp.ProtoMajor != c.major {
+		resp.Body.Close()
+		return nil, fmt.Errorf("response in %s; want HTTP/%d", resp.Proto, c.major)
+	}
+	return resp, err
 }
 
 // sendLocal serves mw around a recording handler on a loopback port, sends
@@ -636,25 +677,39 @@ type jsonBody struct{ bytes.Reader }
 
 func (b *jsonBody) Close() error { return nil }
 
-// BenchmarkMiddleware measures a request through the handler chain: a
-// handler that decodes a JSON body of about 1 KiB, with no middleware
-// (policy=none) and with Middleware, for a plain and a gzip body. Without
-// the middleware the handler decodes gzip itself.
-func BenchmarkMiddleware(b *testing.B) {
-	type item struct {
-		ID    int      `json:"id"`
-		Name  string   `json:"name"`
-		Tags  []string `json:"tags"`
-		Notes string   `json:"notes"`
-	}
-	var items []item
+// benchItem is an element of the JSON of the benchmarks.
+type benchItem struct {
+	ID    int      `json:"id"`
+	Name  string   `json:"name"`
+	Tags  []string `json:"tags"`
+	Notes string   `json:"notes"`
+}
+
+// benchJSON returns the JSON of the benchmarks: about 1 KiB of valid text
+// in several scripts.
+func benchJSON(b *testing.B) []byte {
+	var items []benchItem
 	for i, name := range textgen.Names[:10] {
-		items = append(items, item{i, name, []string{"a", "ü", "日本"}, string(textgen.Make(name, 80))})
+		items = append(items, benchItem{i, name, []string{"a", "ü", "日本"}, string(textgen.Make(name, 80))})
 	}
 	data, err := json.Marshal(items)
 	if err != nil {
 		b.Fatal(err)
 	}
+	return data
+}
+
+// BenchmarkMiddleware measures a request through the handler chain: a
+// handler that decodes a JSON body of about 1 KiB, with no middleware
+// (policy=none) and with Middleware, for a plain and a gzip body. Without
+// the middleware the handler decodes gzip itself. The response/ benchmarks
+// measure a handler that writes such a JSON response, as a ReverseProxy
+// relays it: with no middleware, and with Middleware and Responses; a gzip
+// response is decoded, checked and compressed again for a client that
+// accepts gzip.
+func BenchmarkMiddleware(b *testing.B) {
+	type item = benchItem
+	data := benchJSON(b)
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body io.Reader = r.Body
 		if r.Header.Get("Content-Encoding") == "gzip" {
@@ -701,6 +756,40 @@ func BenchmarkMiddleware(b *testing.B) {
 					w.code = 0
 					bc.h.ServeHTTP(w, req)
 					if w.code != http.StatusNoContent {
+						b.Fatalf("status %d", w.code)
+					}
+				}
+			})
+		}
+	}
+	for _, enc := range []string{"identity", "gzip"} {
+		encoded := compress(b, enc, data)
+		relay := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			if enc != "identity" {
+				w.Header().Set("Content-Encoding", enc)
+			}
+			w.Write(encoded)
+		})
+		for _, bc := range []struct {
+			name string
+			h    http.Handler
+		}{
+			{"none", relay},
+			{"reject", Middleware(utf8stream.Reject, Responses())(relay)},
+			{"replace", Middleware(utf8stream.Replace, Responses())(relay)},
+		} {
+			b.Run("response/encoding="+enc+"/policy="+bc.name, func(b *testing.B) {
+				req := httptest.NewRequest(http.MethodGet, "/items", nil)
+				req.Header.Set("Accept-Encoding", "gzip, deflate, br")
+				w := &statusWriter{h: http.Header{}}
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					clear(w.h)
+					w.code = 0
+					bc.h.ServeHTTP(w, req)
+					if w.code != http.StatusOK {
 						b.Fatalf("status %d", w.code)
 					}
 				}

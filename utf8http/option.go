@@ -6,36 +6,46 @@ import (
 	"github.com/utf8stream/utf8stream"
 )
 
-// An Option changes what [Middleware] checks and how.
+// An Option changes what [Middleware] or [Transport] checks and how.
+// Transport uses [ContentTypes], [StreamOptions] and [OnStats], and
+// ignores the rest.
 type Option func(*options)
 
 // options holds the options of Middleware. Its zero value is the default.
 type options struct {
-	types       []string // nil means defaultContentTypes
-	typesSet    bool     // ContentTypes was given, even with no types
+	types       []mediaRange
+	typesSet    bool // ContentTypes was given, even with no types
 	allBodies   bool
 	requireUTF8 bool
 	prevalidate int64 // 0 or less: stream the body
 	checkURL    bool
 	responses   bool
+	respBuffer  int // bytes of a response held back before its status is sent
 	onStats     func(r *http.Request, body, response utf8stream.Stats)
 	stream      []utf8stream.Option
 }
 
-// ContentTypes sets the media types whose bodies [Middleware] checks,
-// replacing the default list: text/*, application/json, *+json,
-// application/xml, *+xml, application/x-www-form-urlencoded and
-// application/x-ndjson. A type is matched without its parameters and in
-// any case; "type/*" matches every subtype of type, "*+suffix" every
-// structured syntax suffix, and "*/*" everything.
+// ContentTypes sets the media types whose bodies [Middleware] and
+// [Transport] check, replacing the default list: text/*, application/json,
+// *+json, application/xml, *+xml, application/x-www-form-urlencoded and
+// application/x-ndjson. Each is parsed, as are Content-Type headers, by
+// [mime.ParseMediaType]: type and subtype match in any case, with
+// whitespace and quoting as RFC 9110 allows. "type/*" matches every
+// subtype of type, "*+suffix" every structured syntax suffix, and "*/*"
+// everything. A parameter given with a type must be in the header with the
+// same value; charset names match in any case, "utf8" as "utf-8", and a
+// header with no charset has charset utf-8. So "text/plain; charset=utf-8"
+// matches "text/plain", "Text/Plain;charset=UTF-8" and
+// `text/plain; charset="utf8"`. ContentTypes panics if a type is not a
+// media type or one of those patterns.
 //
 // A request body with no Content-Type, or one that is not a media type, is
 // checked as UTF-8 unless the list is empty: a handler that ignores the
 // header reads it as text. ContentTypes with no arguments makes Middleware
 // check no body, except with [AllRequestBodies].
 func ContentTypes(types ...string) Option {
-	types = append([]string(nil), types...)
-	return func(o *options) { o.types, o.typesSet = types, true }
+	ranges := mustParseRanges(types...)
+	return func(o *options) { o.types, o.typesSet = ranges, true }
 }
 
 // AllRequestBodies makes [Middleware] check every request body whatever
@@ -89,25 +99,67 @@ func CheckURL() Option {
 
 // Responses makes [Middleware] also apply its policy to response bodies of
 // a checked media type that does not declare a charset other than UTF-8
-// (JSON always counts as UTF-8). A response with a Content-Encoding header
-// other than identity, set before its first Write, is left intact: its
-// bytes are not text. Off by default.
+// (JSON always counts as UTF-8). Off by default.
 //
 // The Content-Type is taken at WriteHeader, or sniffed from the first Write
-// as net/http does; responses to HEAD and 204 and 304 responses are not
-// checked. The handler writes through a [utf8stream.Writer]: when the policy
-// may change the size of the body, the Content-Length header is deleted.
-// Flush sends everything but an unfinished sequence at the end, which waits
-// for the next Write or for the handler to return; the ResponseWriter has an
-// Unwrap method, so [http.ResponseController] reaches Hijack, deadlines and
-// the rest. The status is held back until the first byte, a Flush or the end
-// of the handler: under [utf8stream.Reject], a response found ill-formed
-// before that becomes a 500 Internal Server Error, and one found ill-formed
-// later is aborted by a panic with [http.ErrAbortHandler], after the valid
-// bytes before the error, so the client sees a broken response rather than
-// ill-formed bytes.
+// as net/http does; responses to HEAD and 204 and 304 responses have no
+// body to check. The handler writes through a [utf8stream.Writer]: when the
+// policy may change the size of the body, the Content-Length header is
+// deleted. Flush sends everything but an unfinished sequence at the end,
+// which waits for the next Write or for the handler to return; the
+// ResponseWriter has an Unwrap method, so [http.ResponseController]
+// reaches Hijack, deadlines and the rest.
+//
+// The status and up to [ResponseBuffer] bytes of the body are held back
+// until more is written, the handler flushes after a byte of the body or
+// it returns; a Flush before any byte of the body sends nothing, not even
+// the status. A response sent whole from what was held gets a
+// Content-Length. Under [utf8stream.Reject], a response found ill-formed
+// while nothing was sent becomes a 500 Internal Server Error with the text
+// "invalid UTF-8 in response body", and one found ill-formed later is
+// aborted by a panic with [http.ErrAbortHandler], after the valid bytes
+// before the error, so that the client sees a broken response (a reset
+// stream, or a body cut short of its Content-Length or its last chunk)
+// rather than ill-formed bytes or a complete-looking one.
+//
+// A response in Content-Encoding gzip, x-gzip or deflate (zlib, or raw
+// deflate as some servers send) is decoded and checked. If the client
+// accepts gzip, it is compressed again with gzip, at
+// [compress/gzip.BestSpeed]; otherwise it is sent decoded, without
+// Content-Encoding. Either way its
+// Content-Length is deleted and a strong ETag becomes weak. A compressed
+// body that does not decode is answered with 502 Bad Gateway, "corrupt
+// gzip response body" (or deflate), or aborted if bytes went out. So that
+// a handler, or the upstream server of an
+// [net/http/httputil.ReverseProxy], never sends a coding it cannot decode, Middleware gives the handler a request
+// whose Accept-Encoding lists only gzip, x-gzip, deflate and identity
+// ("identity" if the client listed none of them), and without Range and
+// If-Range, so that the body comes whole: a range of it may begin or end
+// within a sequence or a compressed stream. A response in another
+// coding (br, zstd, compress) or in several gets 502 Bad Gateway, "response
+// Content-Encoding is not supported", under every policy: it is never sent
+// unchecked. A response with a Content-Encoding but no Content-Type is not
+// sniffed, as net/http does not, and passes untouched.
+//
+// After Middleware answered with a 500 or 502, the handler's Writes return
+// the error, and if the handler then panics with [http.ErrAbortHandler], as
+// httputil.ReverseProxy does when a Write fails, Middleware recovers it so
+// that the answer goes out whole.
 func Responses() Option {
 	return func(o *options) { o.responses = true }
+}
+
+// defaultResponseBuffer is the default of ResponseBuffer.
+const defaultResponseBuffer = 4 << 10
+
+// ResponseBuffer sets how many bytes of a checked response body
+// [Middleware] holds back with its status before sending them, with
+// [Responses]; a response rejected within them becomes a 500 rather than
+// an aborted one. The bytes are counted as sent, after the policy and any
+// compression. The default is 4 KiB; 0 or less sends the status with the
+// first byte of the body.
+func ResponseBuffer(n int) Option {
+	return func(o *options) { o.respBuffer = max(n, 0) }
 }
 
 // OnStats sets a function that [Middleware] calls once for each request it

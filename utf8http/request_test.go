@@ -287,7 +287,7 @@ func TestMiddlewareContentEncodingExpectContinue(t *testing.T) {
 	url, client := serveLocal(t, Middleware(utf8stream.Reject)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "who are you?", http.StatusUnauthorized)
 	})))
-	client.Transport.(*http.Transport).ExpectContinueTimeout = 10 * time.Second
+	client.Transport.(protoCheck).base.(*http.Transport).ExpectContinueTimeout = 10 * time.Second
 	for _, coding := range []string{"identity", "gzip", "deflate"} {
 		t.Run("encoding="+coding, func(t *testing.T) {
 			body := &lazyBody{r: bytes.NewReader(compress(t, coding, []byte(`{"a":1}`)))}

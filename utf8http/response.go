@@ -2,27 +2,47 @@ package utf8http
 
 import (
 	"bufio"
+	"compress/gzip"
 	"errors"
+	"io"
+	"iter"
 	"net"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/utf8stream/utf8stream"
 )
 
 // responseWriter applies the policy to a textual response body. The status
-// is held back until the first bytes go out, so that a response rejected
-// before that can still become a 500.
+// and the first bytes of the body are held back until more than the
+// ResponseBuffer's worth has been written, the handler flushes a body byte
+// or returns, so that a response rejected before then can still become a
+// 500.
+//
+// A checked body goes from Write through dec, if it is compressed, then
+// wr, then zw, if it is compressed again, and last through sink, which
+// holds bytes in hold or writes them to rw.
 type responseWriter struct {
-	rw      http.ResponseWriter
-	m       *middleware
-	head    bool
-	wr      *utf8stream.Writer // nil unless the body is checked
-	code    int                // the status the handler set, or 0
-	decided bool               // wr is settled
-	sent    bool               // rw.WriteHeader was called
-	hijack  bool               // the handler took over the connection
-	err     error              // the *Error that ended a rejected response
+	rw       http.ResponseWriter
+	m        *middleware
+	head     bool
+	gzipOK   bool               // the client accepts gzip
+	wr       *utf8stream.Writer // nil unless the body is checked
+	dec      *pushDecoder       // decodes a compressed body, or nil
+	zw       *gzip.Writer       // compresses a decoded body again, or nil
+	hold     *[]byte            // output held back while !sent; nil until needed
+	code     int                // the status the handler set, or 0
+	decided  bool               // wr, dec and zw are settled
+	sent     bool               // rw.WriteHeader was called
+	hijack   bool               // the handler took over the connection
+	answered bool               // Middleware answered with an error of its own
+	err      error              // sticky: what ended the response
 }
+
+// errUnsupported is what Write returns after Middleware answered a response
+// in a content coding that it cannot decode.
+var errUnsupported = errors.New("utf8http: response Content-Encoding is not supported")
 
 // Unwrap returns the wrapped ResponseWriter, for [http.ResponseController].
 func (w *responseWriter) Unwrap() http.ResponseWriter { return w.rw }
@@ -43,33 +63,77 @@ func (w *responseWriter) WriteHeader(code int) {
 	}
 }
 
-// decide settles whether the body is checked, sniffing the Content-Type
-// from p if the handler set none. A body with a Content-Encoding other
-// than identity is not checked.
+// decide settles whether and how the body is checked, sniffing the
+// Content-Type from p if the handler set none. A body in a content coding
+// that Middleware cannot decode is answered with 502.
 func (w *responseWriter) decide(p []byte) {
 	if w.decided {
 		return
 	}
 	w.decided = true
-	if w.head || w.code == http.StatusNoContent || w.code == http.StatusNotModified {
+	if w.code == http.StatusNoContent || w.code == http.StatusNotModified {
 		return
 	}
 	h := w.rw.Header()
-	if coding, ok := contentCoding(h["Content-Encoding"]); coding != "" || !ok {
-		return // compressed: not text, and left to net/http as it is
-	}
+	coding, known := contentCoding(h["Content-Encoding"])
 	ct, ok := h["Content-Type"]
-	if !ok && p != nil {
+	if !ok {
+		if coding != "" || !known || p == nil {
+			return // net/http does not sniff a coded body either
+		}
 		ct = []string{http.DetectContentType(p)}
 		h["Content-Type"] = ct
 	}
 	if !w.m.responseType(ct) {
 		return
 	}
-	if w.m.resizes {
+	if !known {
+		w.err = errUnsupported
+		w.answer(http.StatusBadGateway, "response Content-Encoding is not supported")
+		return
+	}
+	var out io.Writer = sink{w}
+	switch {
+	case coding != "":
+		// The body changes: its length, its validator and perhaps its coding.
+		h.Del("Content-Length")
+		if e := h.Get("Etag"); e != "" && !strings.HasPrefix(e, "W/") {
+			h.Set("Etag", "W/"+e)
+		}
+		if !w.gzipOK {
+			h.Del("Content-Encoding")
+			break
+		}
+		h.Set("Content-Encoding", "gzip")
+		if !varies(h) {
+			h.Add("Vary", "Accept-Encoding")
+		}
+		if !w.head {
+			w.zw = newGzipWriter(out)
+			out = w.zw
+		}
+	case w.m.resizes:
 		h.Del("Content-Length")
 	}
-	w.wr = utf8stream.NewWriter(sink{w}, w.m.p, w.m.o.stream...)
+	if w.head {
+		return // the header says what a GET would get
+	}
+	w.wr = w.m.newWriter(out)
+	if coding != "" {
+		w.dec = &pushDecoder{coding: coding, out: w.wr}
+	}
+}
+
+// varies reports whether the Vary header h names Accept-Encoding or "*".
+func varies(h http.Header) bool {
+	for _, v := range h["Vary"] {
+		for f := range strings.SplitSeq(v, ",") {
+			if f = strings.TrimSpace(f); f == "*" || strings.EqualFold(f, "Accept-Encoding") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // send passes the held-back status on.
@@ -83,12 +147,40 @@ func (w *responseWriter) send() {
 	}
 }
 
-// sink is what the Writer writes to.
+// commit sends the status and the held bytes.
+func (w *responseWriter) commit() error {
+	w.send()
+	if w.hold == nil || len(*w.hold) == 0 {
+		return nil
+	}
+	_, err := w.rw.Write(*w.hold)
+	*w.hold = (*w.hold)[:0]
+	return err
+}
+
+// held reports whether output is held back: a body byte that has not gone
+// out.
+func (w *responseWriter) held() bool { return w.hold != nil && len(*w.hold) > 0 }
+
+// sink is what the checked body is written to at the end: it holds up to
+// the ResponseBuffer's worth while nothing has been sent, then commits.
 type sink struct{ w *responseWriter }
 
 func (s sink) Write(p []byte) (int, error) {
-	s.w.send()
-	return s.w.rw.Write(p)
+	w := s.w
+	if !w.sent {
+		if w.hold == nil && len(p) <= w.m.o.respBuffer {
+			w.hold = w.m.holdBuf()
+		}
+		if w.hold != nil && len(*w.hold)+len(p) <= w.m.o.respBuffer {
+			*w.hold = append(*w.hold, p...)
+			return len(p), nil
+		}
+		if err := w.commit(); err != nil {
+			return 0, err
+		}
+	}
+	return w.rw.Write(p)
 }
 
 func (w *responseWriter) Write(p []byte) (int, error) {
@@ -102,43 +194,103 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 		return 0, nil // nothing to sniff yet
 	}
 	w.decide(p)
-	if w.wr == nil || w.hijack {
+	switch {
+	case w.err != nil:
+		return 0, w.err
+	case w.wr == nil || w.hijack:
 		w.send()
 		return w.rw.Write(p)
 	}
-	n, err := w.wr.Write(p)
+	var n int
+	var err error
+	if w.dec != nil {
+		n, err = w.dec.Write(p)
+	} else {
+		n, err = w.wr.Write(p)
+	}
 	if err != nil {
 		w.fail(err)
 	}
 	return n, err
 }
 
-// fail handles an error of the Writer. A rejected body becomes a 500 if
-// nothing was sent yet, and aborts the response otherwise.
+// fail handles an error of the checked body. A body that was rejected
+// (500) or does not decode (502) is answered so if nothing was sent yet,
+// and aborted by a panic with [http.ErrAbortHandler] otherwise, so that the
+// client sees a broken response.
 func (w *responseWriter) fail(err error) {
-	var e *utf8stream.Error
-	if !errors.As(err, &e) || w.err != nil {
+	if w.err != nil {
 		return
 	}
-	w.err = e
+	w.err = err
+	var code int
+	var msg string
+	var e *utf8stream.Error
+	var c *corruptError
+	switch {
+	case errors.As(err, &e):
+		code, msg = http.StatusInternalServerError, "invalid UTF-8 in response body"
+	case errors.As(err, &c):
+		code, msg = http.StatusBadGateway, "corrupt "+c.coding+" response body"
+	default:
+		return // the connection failed: nothing more can be sent
+	}
 	if w.sent {
 		panic(http.ErrAbortHandler)
 	}
-	w.code = 0
-	http.Error(w.rw, "invalid UTF-8 in response body", http.StatusInternalServerError)
+	w.answer(code, msg)
+}
+
+// answer discards what is held and answers the request with code and msg,
+// with the header fields that described the handler's body removed. The
+// answer is complete, with a Content-Length, so that it reaches the client
+// intact even if the handler then aborts.
+func (w *responseWriter) answer(code int, msg string) {
+	w.answered = true
+	if w.hold != nil {
+		*w.hold = (*w.hold)[:0]
+	}
+	h := w.rw.Header()
+	for _, k := range [...]string{"Content-Encoding", "Content-Range", "Etag", "Last-Modified", "Trailer"} {
+		delete(h, k)
+	}
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Length", strconv.Itoa(len(msg)+1))
 	w.sent = true
+	w.rw.WriteHeader(code)
+	io.WriteString(w.rw, msg+"\n")
 }
 
 // Flush sends what the handler wrote except an unfinished sequence at its
 // end, which waits for the bytes that complete it or for the handler to
-// return.
+// return. A Flush before any byte of a checked body sends nothing, not
+// even the status.
 func (w *responseWriter) Flush() { w.FlushError() }
 
 // FlushError is Flush for [http.ResponseController], which returns the
 // error of the wrapped ResponseWriter.
 func (w *responseWriter) FlushError() error {
-	w.decide(nil)
-	w.send()
+	switch {
+	case w.answered:
+	case !w.decided:
+		return nil // nothing written: the status waits for the body
+	case w.wr == nil || w.hijack:
+		w.send()
+	case w.err != nil || !w.sent && !w.held():
+		return nil
+	default:
+		if w.zw != nil {
+			if err := w.zw.Flush(); err != nil {
+				w.fail(err)
+				return err
+			}
+		}
+		if err := w.commit(); err != nil {
+			return err
+		}
+	}
 	return http.NewResponseController(w.rw).Flush()
 }
 
@@ -152,18 +304,270 @@ func (w *responseWriter) Hijack() (c net.Conn, rw *bufio.ReadWriter, err error) 
 	return c, rw, err
 }
 
-// finish writes what the Writer holds back once the handler has returned,
-// and the status if no body was written.
+// finish writes what is held back once the handler has returned, and the
+// status if no body was written. A body sent whole gets a Content-Length.
 func (w *responseWriter) finish() {
 	if w.hijack || w.err != nil {
 		return
 	}
 	w.decide(nil)
+	if w.err != nil {
+		return
+	}
+	if w.dec != nil {
+		if err := w.dec.Close(); err != nil {
+			w.fail(err)
+			return
+		}
+	}
 	if w.wr != nil {
 		if err := w.wr.Close(); err != nil {
 			w.fail(err)
 			return
 		}
 	}
-	w.send()
+	if w.zw != nil {
+		if err := w.zw.Close(); err != nil {
+			w.fail(err)
+			return
+		}
+	}
+	if w.wr != nil && !w.sent {
+		h := w.rw.Header()
+		_, cl := h["Content-Length"]
+		_, tr := h["Trailer"]
+		if !cl && !tr {
+			n := 0
+			if w.hold != nil {
+				n = len(*w.hold)
+			}
+			h.Set("Content-Length", strconv.Itoa(n))
+		}
+	}
+	w.commit()
 }
+
+// release ends the decoder and returns what w took from pools.
+func (w *responseWriter) release() {
+	if w.dec != nil {
+		w.dec.stop()
+	}
+	if w.zw != nil {
+		freeGzipWriter(w.zw)
+		w.zw = nil
+	}
+	if w.hold != nil {
+		w.m.freeHold(w.hold)
+		w.hold = nil
+	}
+	if w.wr != nil {
+		w.m.freeWriter(w.wr)
+		w.wr = nil
+	}
+}
+
+// pushDecoder decodes a compressed response body as the handler writes it.
+// The decompressors of compress/gzip and compress/flate pull their input,
+// so the decoder runs as a coroutine ([iter.Pull]): Write hands it p and
+// resumes it, and it runs until it has decoded and written to out all that
+// p makes decodable and waits for more. Only one side runs at a time, so
+// out and the ResponseWriter behind it are used as if by one goroutine.
+type pushDecoder struct {
+	coding string
+	out    io.Writer // the policy's Writer
+	in     feed
+	next   func() (struct{}, bool)
+	cancel func()
+	err    error // nil while the decoder runs; errDone at a clean end
+	werr   error // an error of out
+}
+
+// errDone is the end of a body that decoded completely.
+var errDone = errors.New("done")
+
+// errStopped is what the feed returns when the decoder is stopped early.
+var errStopped = errors.New("utf8http: response ended")
+
+func (d *pushDecoder) Write(p []byte) (int, error) {
+	if d.err != nil {
+		return 0, d.err
+	}
+	if d.next == nil {
+		d.next, d.cancel = iter.Pull(d.run)
+	}
+	d.in.buf = p
+	d.next()
+	n := len(p) - len(d.in.buf)
+	d.in.buf = nil
+	if d.err != nil {
+		return n, d.err
+	}
+	return n, nil
+}
+
+// Close tells the decoder that the body has ended and returns the error
+// that ended it, if any.
+func (d *pushDecoder) Close() error {
+	d.in.eof = true
+	if d.err == nil && d.next != nil {
+		d.next()
+	}
+	if d.err == errDone {
+		return nil
+	}
+	return d.err
+}
+
+// stop ends the coroutine if it still runs.
+func (d *pushDecoder) stop() {
+	if d.cancel != nil {
+		d.cancel()
+	}
+}
+
+// run is the coroutine.
+func (d *pushDecoder) run(yield func(struct{}) bool) {
+	d.in.yield = yield
+	c := codecGzip
+	if d.coding == "deflate" {
+		// HTTP's deflate is the zlib format (RFC 9110, section 8.4.1.2),
+		// but some servers send raw deflate.
+		c = codecZlib
+		if b0, b1, ok := d.in.peek2(); ok && !isZlibHeader(b0, b1) {
+			c = codecFlate
+		}
+	}
+	z, err := openDecoder(c, &d.in)
+	if err == nil {
+		err = d.copy(z)
+		closeDecoder(c, z)
+	}
+	switch {
+	case err == nil || d.in.total == 0 && d.in.eof && !d.in.stopped:
+		d.err = errDone // an empty body counts as empty text
+	case d.werr != nil:
+		d.err = d.werr
+	case d.in.stopped:
+		d.err = errStopped
+	default:
+		d.err = &corruptError{d.coding, "response body", err}
+	}
+}
+
+// copy writes what z decodes to out, and then looks for data after the end
+// of the compressed stream.
+func (d *pushDecoder) copy(z io.Reader) error {
+	bp, _ := copyBufs.Get().(*[copySize]byte)
+	if bp == nil {
+		bp = new([copySize]byte)
+	}
+	defer copyBufs.Put(bp)
+	for {
+		n, err := z.Read(bp[:])
+		if n > 0 {
+			if d.in.stopped {
+				return errStopped
+			}
+			if _, werr := d.out.Write(bp[:n]); werr != nil {
+				d.werr = werr
+				return werr
+			}
+		}
+		switch {
+		case err == io.EOF:
+			// gzip reads the members that follow to the end; zlib and
+			// flate stop after their stream.
+			if d.in.more() {
+				return errTrailing
+			}
+			return nil
+		case err != nil:
+			return err
+		}
+	}
+}
+
+// feed is the input of a pushDecoder: the bytes of the handler's Write,
+// and a wait for the next Write when they are used up.
+type feed struct {
+	buf     []byte // what is left of the handler's p
+	pre     []byte // bytes peek2 read, to be read again
+	peek    [2]byte
+	total   int64 // bytes taken from buf
+	eof     bool  // the handler returned
+	stopped bool  // the coroutine was cancelled
+	yield   func(struct{}) bool
+}
+
+// wait waits for input, and reports whether there is some.
+func (f *feed) wait() bool {
+	for len(f.buf) == 0 {
+		if f.eof || f.stopped {
+			return false
+		}
+		if !f.yield(struct{}{}) {
+			f.stopped = true
+			return false
+		}
+	}
+	return true
+}
+
+func (f *feed) end() error {
+	if f.stopped {
+		return errStopped
+	}
+	return io.EOF
+}
+
+func (f *feed) Read(p []byte) (int, error) {
+	if len(f.pre) > 0 {
+		n := copy(p, f.pre)
+		f.pre = f.pre[n:]
+		return n, nil
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if !f.wait() {
+		return 0, f.end()
+	}
+	n := copy(p, f.buf)
+	f.buf = f.buf[n:]
+	f.total += int64(n)
+	return n, nil
+}
+
+func (f *feed) ReadByte() (byte, error) {
+	if len(f.pre) > 0 {
+		c := f.pre[0]
+		f.pre = f.pre[1:]
+		return c, nil
+	}
+	if !f.wait() {
+		return 0, f.end()
+	}
+	c := f.buf[0]
+	f.buf = f.buf[1:]
+	f.total++
+	return c, nil
+}
+
+// peek2 returns the first two bytes of the input, which are then read
+// again, and reports whether there are two.
+func (f *feed) peek2() (b0, b1 byte, ok bool) {
+	n := 0
+	for ; n < 2; n++ {
+		c, err := f.ReadByte()
+		if err != nil {
+			break
+		}
+		f.peek[n] = c
+	}
+	f.pre = f.peek[:n]
+	return f.peek[0], f.peek[1], n == 2
+}
+
+// more waits for input after the end of a compressed stream, and reports
+// whether any comes.
+func (f *feed) more() bool { return len(f.pre) > 0 || f.wait() }

@@ -2,16 +2,22 @@ package utf8http
 
 import (
 	"bytes"
+	"compress/flate"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/utf8stream/utf8stream"
+	"github.com/utf8stream/utf8stream/internal/textgen"
 )
 
 var (
@@ -68,15 +74,18 @@ func TestMiddlewareResponseFlush(t *testing.T) {
 }
 
 // serveResponse runs a handler that writes in in pieces of size k, with
-// Content-Type ct and a Content-Length, and returns the recorder and what
-// the handler panicked with.
-func serveResponse(p utf8stream.Policy, in []byte, k int, ct string, flush bool) (rec *httptest.ResponseRecorder, panicked any) {
-	h := Middleware(p, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// Content-Type ct and a Content-Length, through Middleware with Responses
+// and opts, and returns the recorder and what the handler panicked with.
+func serveResponse(p utf8stream.Policy, in []byte, k int, ct string, flush bool, opts ...Option) (rec *httptest.ResponseRecorder, panicked any) {
+	h := Middleware(p, append([]Option{Responses()}, opts...)...)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ct != "" {
 			w.Header().Set("Content-Type", ct)
 		}
 		w.Header().Set("Content-Length", strconv.Itoa(len(in)))
 		w.WriteHeader(http.StatusOK)
+		if flush {
+			w.(http.Flusher).Flush() // before any byte: sends nothing
+		}
 		for i := 0; i < len(in); i += k {
 			w.Write(in[i:min(i+k, len(in))])
 			if flush {
@@ -90,56 +99,141 @@ func serveResponse(p utf8stream.Policy, in []byte, k int, ct string, flush bool)
 	return rec, nil
 }
 
+// rejectedText is the body of the 500 that a rejected response becomes.
+const rejectedText = "invalid UTF-8 in response body\n"
+
 func TestMiddlewareResponsePolicies(t *testing.T) {
 	for _, p := range mwPolicies {
 		for _, tc := range mwInputs {
 			for _, k := range []int{1, 2, 3, 7, 1 << 20} {
 				for _, flush := range []bool{false, true} {
-					t.Run(fmt.Sprintf("policy=%v/%s/write=%d/flush=%v", p, tc.desc, k, flush), func(t *testing.T) {
-						in := []byte(tc.in)
-						rec, panicked := serveResponse(p, in, k, "text/plain; charset=utf-8", flush)
-						got := rec.Body.Bytes()
-						if p != utf8stream.Reject {
-							if panicked != nil || rec.Code != http.StatusOK {
-								t.Fatalf("status %d, panic %v", rec.Code, panicked)
-							}
-							if msg := checkOutput(t, p, in, got); msg != "" {
-								t.Error(msg)
-							}
-							if cl := rec.Header()["Content-Length"]; cl != nil {
-								t.Errorf("Content-Length = %q; want it deleted", cl)
-							}
-							return
-						}
-						at := firstInvalid(in)
-						switch {
-						case at < 0:
-							if panicked != nil || !bytes.Equal(got, in) {
-								t.Errorf("valid response = %q, panic %v; want %q", got, panicked, in)
-							}
-							if cl := rec.Header().Get("Content-Length"); cl != strconv.Itoa(len(in)) {
-								t.Errorf("Reject: Content-Length = %q; want %d kept", cl, len(in))
-							}
-						case at == 0 && (!flush || panicked == nil):
-							// Nothing was sent, not even the header: the
-							// response becomes a 500. A flush sends the
-							// header, and then the response is aborted.
-							want := "invalid UTF-8 in response body\n"
-							if panicked != nil || rec.Code != http.StatusInternalServerError || rec.Body.String() != want {
-								t.Errorf("rejected before any byte: %d %q, panic %v; want 500 %q", rec.Code, rec.Body, panicked, want)
-							}
-						default:
-							if panicked != http.ErrAbortHandler {
-								t.Errorf("rejected after %d bytes: panic %v; want http.ErrAbortHandler", at, panicked)
-							}
-							if !utf8.Valid(got) || !bytes.HasPrefix(in, got) || len(got) > at {
-								t.Errorf("aborted response sent %q; want a valid prefix of %q up to byte %d", got, in, at)
-							}
-						}
-					})
+					for _, buffer := range []int{defaultResponseBuffer, 0} {
+						t.Run(fmt.Sprintf("policy=%v/%s/write=%d/flush=%v/buffer=%d", p, tc.desc, k, flush, buffer), func(t *testing.T) {
+							in := []byte(tc.in)
+							rec, panicked := serveResponse(p, in, k, "text/plain; charset=utf-8", flush, ResponseBuffer(buffer))
+							checkResponse(t, p, in, rec, panicked, flush, buffer)
+						})
+					}
 				}
 			}
 		}
+	}
+}
+
+// checkResponse checks what the client got of a response with the body in
+// under policy p: the policy's output, or under Reject a 500 or an
+// aborted response with a valid prefix of in. The handler flushed after
+// each write if flush is set, and buffer is the ResponseBuffer.
+func checkResponse(t *testing.T, p utf8stream.Policy, in []byte, rec *httptest.ResponseRecorder, panicked any, flush bool, buffer int) {
+	t.Helper()
+	held := !flush && buffer >= len(in) // so Reject must give a 500
+	got := rec.Body.Bytes()
+	if p != utf8stream.Reject {
+		if panicked != nil || rec.Code != http.StatusOK {
+			t.Fatalf("status %d, panic %v", rec.Code, panicked)
+		}
+		if msg := checkOutput(t, p, in, got); msg != "" {
+			t.Error(msg)
+		}
+		// A response held whole until the handler returned gets its
+		// length; one that went out before has none.
+		cl, ok := rec.Header()["Content-Length"]
+		switch {
+		case ok && (len(cl) != 1 || cl[0] != strconv.Itoa(len(got))):
+			t.Errorf("Content-Length = %q; want %d or none", cl, len(got))
+		case !ok && !flush && buffer >= len(got):
+			t.Errorf("response held whole has no Content-Length; want %d", len(got))
+		case ok && buffer < len(got):
+			t.Errorf("response longer than the buffer has Content-Length %q; want none", cl)
+		}
+		return
+	}
+	at := firstInvalid(in)
+	switch {
+	case at < 0:
+		if panicked != nil || rec.Code != http.StatusOK || !bytes.Equal(got, in) {
+			t.Errorf("valid response = %d %q, panic %v; want 200 %q", rec.Code, got, panicked, in)
+		}
+		if cl := rec.Header().Get("Content-Length"); cl != strconv.Itoa(len(in)) {
+			t.Errorf("Reject: Content-Length = %q; want %d kept", cl, len(in))
+		}
+	case panicked == nil:
+		// Nothing was sent, not even the header: the response became a 500.
+		if rec.Code != http.StatusInternalServerError || rec.Body.String() != rejectedText {
+			t.Errorf("rejected before any byte: %d %q; want 500 %q", rec.Code, rec.Body, rejectedText)
+		}
+		if cl := rec.Header().Get("Content-Length"); cl != strconv.Itoa(len(rejectedText)) {
+			t.Errorf("500: Content-Length = %q; want %d", cl, len(rejectedText))
+		}
+	default:
+		if panicked != http.ErrAbortHandler {
+			t.Errorf("rejected after %d bytes: panic %v; want http.ErrAbortHandler", at, panicked)
+		}
+		if held {
+			t.Errorf("rejected response was aborted although it was held whole; want a 500")
+		}
+		if len(got) == 0 || !utf8.Valid(got) || !bytes.HasPrefix(in, got) || len(got) > at {
+			t.Errorf("aborted response sent %q; want a non-empty valid prefix of %q up to byte %d", got, in, at)
+		}
+	}
+}
+
+func TestMiddlewareResponseBuffer(t *testing.T) {
+	valid := strings.Repeat("é", 100) // 200 bytes
+	tests := []struct {
+		desc    string
+		buffer  int
+		writes  []string
+		flushAt int // flush after this many writes, or -1
+		status  int // 0: aborted
+		sent    string
+	}{
+		{"default holds 12 bytes", defaultResponseBuffer, []string{"{\"a\":\"hello", "\xff\"}"}, -1, 500, ""},
+		{"within buffer", 256, []string{valid, "\xff"}, -1, 500, ""},
+		{"over buffer", 100, []string{valid, "\xff"}, -1, 0, valid},
+		{"over buffer in pieces", 100, []string{valid[:60], valid[60:120], valid[120:], "x\xff"}, -1, 0, valid + "x"},
+		{"buffer filled exactly", 200, []string{valid, "\xff"}, -1, 500, ""},
+		{"flush before body", 256, []string{"", valid, "\xff"}, 1, 500, ""},
+		{"flush of a carried byte", 256, []string{"\xc3", "\xa9\xff"}, 1, 500, ""},
+		{"flush after body", 256, []string{valid, "\xff"}, 1, 0, valid},
+		{"none", 0, []string{"a", "\xff"}, -1, 0, "a"},
+		{"negative", -1, []string{"a", "\xff"}, -1, 0, "a"},
+		{"none, error first", 0, []string{"\xff"}, -1, 500, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			h := Middleware(utf8stream.Reject, Responses(), ResponseBuffer(tc.buffer))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Etag", `"v1"`)
+				for i, s := range tc.writes {
+					if _, err := io.WriteString(w, s); err != nil {
+						return
+					}
+					if i+1 == tc.flushAt {
+						w.(http.Flusher).Flush()
+					}
+				}
+			}))
+			rec := httptest.NewRecorder()
+			var panicked any
+			func() {
+				defer func() { panicked = recover() }()
+				h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+			}()
+			if tc.status == 0 {
+				if panicked != http.ErrAbortHandler || rec.Body.String() != tc.sent {
+					t.Errorf("response %d %q, panic %v; want aborted after %q", rec.Code, rec.Body, panicked, tc.sent)
+				}
+				return
+			}
+			if panicked != nil || rec.Code != tc.status || rec.Body.String() != rejectedText {
+				t.Errorf("response %d %q, panic %v; want %d %q", rec.Code, rec.Body, panicked, tc.status, rejectedText)
+			}
+			hd := rec.Header()
+			if hd.Get("Etag") != "" || hd.Get("Cache-Control") != "no-store" || hd.Get("Content-Type") != "text/plain; charset=utf-8" {
+				t.Errorf("500 header = %v; want no ETag, Cache-Control no-store, text/plain", hd)
+			}
+		})
 	}
 }
 
@@ -179,74 +273,262 @@ func TestMiddlewareResponseContentTypes(t *testing.T) {
 	}
 }
 
-func TestMiddlewareResponseContentEncoding(t *testing.T) {
-	text := []byte("caf\xe9 \xe2\x82\xac \xff and more text to make it worth compressing")
-	tests := []struct {
-		desc     string
-		ct       string // "" for none
-		encoding string
-		body     []byte
-		checked  bool
-	}{
-		{"gzip", "text/plain; charset=utf-8", "gzip", compress(t, "gzip", text), false},
-		{"gzip sniffed", "", "gzip", compress(t, "gzip", text), false},
-		{"deflate json", "application/json", "deflate", compress(t, "deflate", text), false},
-		{"br", "text/html", "br", text, false},
-		{"unknown", "text/html", "x-custom", text, false},
-		{"identity", "text/plain", "identity", text, true},
-		{"none", "text/plain", "", text, true},
+// rawDeflate returns in compressed as raw deflate, without zlib's wrapper.
+func rawDeflate(t testing.TB, in []byte) []byte {
+	var buf bytes.Buffer
+	fw, err := flate.NewWriter(&buf, flate.DefaultCompression)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, p := range []utf8stream.Policy{utf8stream.Reject, utf8stream.Replace} {
+	fw.Write(in)
+	fw.Close()
+	return buf.Bytes()
+}
+
+// gunzip returns b decoded from gzip.
+func gunzip(b []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
+}
+
+func TestMiddlewareResponseContentEncoding(t *testing.T) {
+	short := []byte("caf\xe9 \xe2\x82\xac \xff and more text to make it worth compressing")
+	// Long enough, and random enough not to compress much, that its first
+	// ill-formed byte comes after the default ResponseBuffer went out.
+	long := append(textgen.Make("chinese", 30<<10), textgen.Make("invalid1pct", 10<<10)...)
+	codings := []struct {
+		desc, header string // the Content-Encoding field, or "" for none
+		encode       func(testing.TB, []byte) []byte
+	}{
+		{"gzip", "gzip", func(t testing.TB, b []byte) []byte { return compress(t, "gzip", b) }},
+		{"x-gzip", "x-gzip", func(t testing.TB, b []byte) []byte { return compress(t, "gzip", b) }},
+		{"deflate", "deflate", func(t testing.TB, b []byte) []byte { return compress(t, "deflate", b) }},
+		{"raw deflate", "Deflate", rawDeflate},
+		{"identity", "identity", func(t testing.TB, b []byte) []byte { return b }},
+		{"none", "", func(t testing.TB, b []byte) []byte { return b }},
+	}
+	accepts := []struct {
+		header string
+		gzip   bool // the response comes compressed with gzip
+	}{
+		{"gzip, deflate, br, zstd", true},
+		{"identity", false},
+		{"br;q=1, gzip;q=0", false},
+		{"*", true},
+	}
+	for _, p := range mwPolicies {
+		for _, text := range [][]byte{short, long} {
+			for _, cd := range codings {
+				for _, ae := range accepts {
+					name := fmt.Sprintf("policy=%v/size=%d/encoding=%s/accept=%s", p, len(text), cd.desc, ae.header)
+					t.Run(name, func(t *testing.T) {
+						if testing.Short() && len(text) > len(short) && p != utf8stream.Reject && p != utf8stream.Replace {
+							t.Skip("long inputs under Reject and Replace only with -short")
+						}
+						body := cd.encode(t, text)
+						var sawAccept []string
+						url, client := serveLocal(t, Middleware(p, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+							sawAccept = r.Header["Accept-Encoding"]
+							w.Header().Set("Content-Type", "application/json")
+							w.Header().Set("Etag", `"v1"`)
+							if cd.header != "" {
+								w.Header().Set("Content-Encoding", cd.header)
+							}
+							w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+							for i := 0; i < len(body); i += 7 {
+								if _, err := w.Write(body[i:min(i+7, len(body))]); err != nil {
+									return
+								}
+							}
+						})))
+						req, err := http.NewRequest(http.MethodGet, url, nil)
+						if err != nil {
+							t.Fatal(err)
+						}
+						// Asked for explicitly, the client does not decode gzip.
+						req.Header.Set("Accept-Encoding", ae.header)
+						resp, err := client.Do(req)
+						if err != nil {
+							t.Fatal(err)
+						}
+						got, rerr := io.ReadAll(resp.Body)
+						resp.Body.Close()
+						for _, v := range sawAccept {
+							if strings.Contains(v, "br") || strings.Contains(v, "zstd") || v == "*" {
+								t.Errorf("handler saw Accept-Encoding %q; want only codings the middleware decodes", sawAccept)
+							}
+						}
+						coded := cd.header != "" && cd.header != "identity"
+						if p == utf8stream.Reject {
+							// The gzip writer holds what it compresses until
+							// it has a block, so nothing of the long text goes
+							// out before its ill-formed byte either.
+							if len(text) == len(short) || coded && ae.gzip {
+								if rerr != nil || resp.StatusCode != http.StatusInternalServerError || string(got) != rejectedText {
+									t.Errorf("response = %d %q, %v; want 500 %q", resp.StatusCode, got, rerr, rejectedText)
+								}
+							} else if rerr == nil {
+								t.Errorf("response = %d, %d bytes read without error; want it aborted", resp.StatusCode, len(got))
+							}
+							return
+						}
+						if rerr != nil || resp.StatusCode != http.StatusOK {
+							t.Fatalf("response = %d, %v", resp.StatusCode, rerr)
+						}
+						ce := resp.Header.Get("Content-Encoding")
+						switch {
+						case !coded:
+							if ce != cd.header {
+								t.Errorf("Content-Encoding = %q; want %q kept", ce, cd.header)
+							}
+						case ae.gzip:
+							if ce != "gzip" || !strings.Contains(resp.Header.Get("Vary"), "Accept-Encoding") {
+								t.Errorf("Content-Encoding = %q, Vary %q; want gzip and Accept-Encoding", ce, resp.Header.Get("Vary"))
+							}
+							if got, err = gunzip(got); err != nil {
+								t.Fatalf("response does not decode: %v", err)
+							}
+						default:
+							if ce != "" {
+								t.Errorf("Content-Encoding = %q; want none", ce)
+							}
+						}
+						if coded && resp.Header.Get("Etag") != `W/"v1"` {
+							t.Errorf("ETag = %q; want it weak", resp.Header.Get("Etag"))
+						}
+						if msg := checkOutput(t, p, text, got); msg != "" {
+							t.Error(msg)
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+func TestMiddlewareResponseContentEncodingRefused(t *testing.T) {
+	text := []byte(strings.Repeat("Grüße, 世界! ", 20))
+	gz := compress(t, "gzip", text)
+	big := compress(t, "gzip", textgen.Make("chinese", 64<<10))
+	badCRC := bytes.Clone(gz)
+	badCRC[len(badCRC)-8] ^= 1
+	tests := []struct {
+		desc, ct, coding string
+		body             []byte
+		status           int // 0: aborted
+		reply            string
+	}{
+		{"br", "application/json", "br", text, 502, "response Content-Encoding is not supported\n"},
+		{"zstd", "text/plain", "zstd", text, 502, "response Content-Encoding is not supported\n"},
+		{"unknown", "text/html", "x-custom", text, 502, "response Content-Encoding is not supported\n"},
+		{"chain", "text/html", "gzip, gzip", compress(t, "gzip", gz), 502, "response Content-Encoding is not supported\n"},
+		{"not gzip", "text/plain", "gzip", text, 502, "corrupt gzip response body\n"},
+		{"truncated gzip", "text/plain", "gzip", gz[:len(gz)/2], 502, "corrupt gzip response body\n"},
+		{"gzip checksum", "text/plain", "gzip", badCRC, 502, "corrupt gzip response body\n"},
+		{"gzip trailing garbage", "text/plain", "gzip", append(bytes.Clone(gz), "garbage"...), 502, "corrupt gzip response body\n"},
+		{"deflate trailing garbage", "text/plain", "deflate", append(compress(t, "deflate", text), "garbage"...), 502, "corrupt deflate response body\n"},
+		{"truncated after the buffer", "text/plain", "gzip", big[:len(big)-100], 0, ""},
+		{"empty gzip", "text/plain", "gzip", nil, 200, ""},
+		{"binary br", "image/png", "br", text, 200, string(text)},
+		{"binary corrupt gzip", "application/octet-stream", "gzip", text, 200, string(text)},
+		{"untyped gzip", "", "gzip", gz, 200, string(gz)},
+	}
+	for _, p := range mwPolicies {
 		for _, tc := range tests {
 			t.Run(fmt.Sprintf("policy=%v/%s", p, tc.desc), func(t *testing.T) {
 				url, client := serveLocal(t, Middleware(p, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 					if tc.ct != "" {
 						w.Header().Set("Content-Type", tc.ct)
 					}
-					if tc.encoding != "" {
-						w.Header().Set("Content-Encoding", tc.encoding)
-					}
-					for i := 0; i < len(tc.body); i += 7 {
-						w.Write(tc.body[i:min(i+7, len(tc.body))])
-					}
+					w.Header().Set("Content-Encoding", tc.coding)
+					w.Header().Set("Etag", `"v1"`)
+					w.Write(tc.body)
 				})))
 				req, err := http.NewRequest(http.MethodGet, url, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				// Asked for explicitly, the transport does not decode gzip.
-				req.Header.Set("Accept-Encoding", "gzip, deflate, br")
+				req.Header.Set("Accept-Encoding", "identity")
 				resp, err := client.Do(req)
-				if err == nil {
-					var got []byte
-					got, err = io.ReadAll(resp.Body)
-					resp.Body.Close()
-					resp.Body = io.NopCloser(bytes.NewReader(got))
-				}
-				if tc.checked && p == utf8stream.Reject {
-					// Ill-formed after the first bytes went out: aborted.
-					if err == nil {
-						t.Errorf("rejected response was not aborted")
-					}
-					return
-				}
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, _ := io.ReadAll(resp.Body)
-				if ce := resp.Header.Get("Content-Encoding"); ce != tc.encoding {
-					t.Errorf("Content-Encoding = %q; want %q", ce, tc.encoding)
-				}
-				if !tc.checked {
-					if resp.StatusCode != http.StatusOK || !bytes.Equal(got, tc.body) {
-						t.Errorf("response = %d %q; want 200 and the handler's bytes %q", resp.StatusCode, got, tc.body)
+				got, rerr := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if tc.status == 0 {
+					if rerr == nil {
+						t.Errorf("response = %d, %d bytes read without error; want it aborted", resp.StatusCode, len(got))
 					}
 					return
 				}
-				if msg := checkOutput(t, p, text, got); msg != "" {
-					t.Error(msg)
+				if rerr != nil || resp.StatusCode != tc.status || string(got) != tc.reply {
+					t.Errorf("response = %d %q, %v; want %d %q", resp.StatusCode, got, rerr, tc.status, tc.reply)
+				}
+				if tc.status != http.StatusOK && (resp.Header.Get("Content-Encoding") != "" || resp.Header.Get("Etag") != "") {
+					t.Errorf("%d has Content-Encoding %q, ETag %q; want neither", tc.status, resp.Header.Get("Content-Encoding"), resp.Header.Get("Etag"))
 				}
 			})
 		}
+	}
+}
+
+func TestMiddlewareResponseDecoderEnds(t *testing.T) {
+	gz := compress(t, "gzip", textgen.Make("chinese", 64<<10))
+	tests := []struct {
+		desc  string
+		write func(w http.ResponseWriter)
+	}{
+		{"handler panics", func(w http.ResponseWriter) {
+			w.Write(gz[:len(gz)/2])
+			panic(http.ErrAbortHandler)
+		}},
+		{"handler returns early", func(w http.ResponseWriter) { w.Write(gz[:len(gz)/2]) }},
+		{"handler writes nothing", func(w http.ResponseWriter) {}},
+		{"handler writes all", func(w http.ResponseWriter) { w.Write(gz) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			h := Middleware(utf8stream.Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/plain")
+				w.Header().Set("Content-Encoding", "gzip")
+				tc.write(w)
+			}))
+			before := runtime.NumGoroutine()
+			for range 20 {
+				func() {
+					defer func() { recover() }()
+					h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil))
+				}()
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if n := runtime.NumGoroutine(); n > before {
+				t.Errorf("%d goroutines after 20 responses; %d before", n, before)
+			}
+		})
+	}
+}
+
+func TestMiddlewareResponseRange(t *testing.T) {
+	text := "Grüße, 世界! \xff " + strings.Repeat("x", 100)
+	url, client := serveLocal(t, Middleware(utf8stream.Replace, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		http.ServeContent(w, r, "", time.Time{}, strings.NewReader(text))
+	})))
+	req := httpGet(url)
+	req.Header.Set("Range", "bytes=3-9") // from within ü to within 世
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if want := strings.Replace(text, "\xff", "\uFFFD", 1); err != nil || resp.StatusCode != http.StatusOK || string(got) != want {
+		t.Errorf("response = %d %q, %v; want 200 %q: the whole body, checked", resp.StatusCode, got, err, want)
 	}
 }
