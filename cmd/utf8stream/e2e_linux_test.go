@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,15 +19,18 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // e2eRun is one run of the built binary.
 type e2eRun struct {
 	args   []string
-	dir    string   // working directory; the test's temporary directory if empty
-	stdin  *os.File // nil: empty
-	stdout *os.File // nil: captured
-	uid    int      // when not 0, run as this user and group
+	dir    string     // working directory; the test's temporary directory if empty
+	stdin  *os.File   // nil: empty
+	stdout *os.File   // nil: captured
+	extra  []*os.File // descriptors 3 and on
+	uid    int        // when not 0, run as this user and group
 }
 
 func (r e2eRun) exec(t *testing.T, bin string) (stdout, stderr string, code int) {
@@ -40,6 +45,7 @@ func (r e2eRun) exec(t *testing.T, bin string) (stdout, stderr string, code int)
 	if r.stdout != nil {
 		cmd.Stdout = r.stdout
 	}
+	cmd.ExtraFiles = r.extra
 	if r.uid != 0 {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(r.uid), Gid: uint32(r.uid)}}
 	}
@@ -513,4 +519,188 @@ func TestEndToEndReadError(t *testing.T) {
 		t.Errorf("the output changed after a read error: %+v; was %+v", got, before)
 	}
 	noTemps(t, dir)
+}
+
+// TestEndToEndOutputKinds runs fix -o into each kind of file that is not a
+// regular file, and into regular files reached through descriptors: each
+// is written directly, and a file opened for appending is appended to.
+func TestEndToEndOutputKinds(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	writeFile(t, dir, "in.txt", []byte("caf\xe9\n"))
+	const want = "caf\uFFFD\n"
+	fix := func(t *testing.T, out string, r e2eRun) {
+		t.Helper()
+		r.args, r.dir = []string{"fix", "-o", out, "in.txt"}, dir
+		_, stderr, code := r.exec(t, bin)
+		if stderr != "" || code != exitOK {
+			t.Errorf("fix -o %s: %q, %d; want nothing, 0", out, stderr, code)
+		}
+		noTemps(t, dir)
+	}
+	// appendTo opens a log holding one line, as the shell's >> does.
+	appendTo := func(t *testing.T) (*os.File, fileID) {
+		log := writeFile(t, dir, "app.log", []byte("earlier line\n"))
+		f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f, identify(t, log)
+	}
+	checkLog := func(t *testing.T, before fileID) {
+		t.Helper()
+		after := identify(t, filepath.Join(dir, "app.log"))
+		if after.data != "earlier line\n"+want || after.ino != before.ino {
+			t.Errorf("app.log: %q, inode %d; want %q, inode %d", after.data, after.ino, "earlier line\n"+want, before.ino)
+		}
+	}
+
+	for _, out := range []string{"/dev/stdout", "/proc/self/fd/1", "/dev/fd/1", "stdout-link"} {
+		t.Run(">> FILE, -o "+out, func(t *testing.T) {
+			os.Remove(filepath.Join(dir, "stdout-link"))
+			if err := os.Symlink("/dev/stdout", filepath.Join(dir, "stdout-link")); err != nil {
+				t.Fatal(err)
+			}
+			f, before := appendTo(t)
+			fix(t, out, e2eRun{stdout: f})
+			checkLog(t, before)
+		})
+	}
+	t.Run("3>> FILE, -o /dev/fd/3", func(t *testing.T) {
+		f, before := appendTo(t)
+		fix(t, "/dev/fd/3", e2eRun{extra: []*os.File{f}})
+		checkLog(t, before)
+	})
+	t.Run("2>> FILE, -o /dev/stderr", func(t *testing.T) {
+		f, before := appendTo(t)
+		cmd := exec.Command(bin, "fix", "-o", "/dev/stderr", "in.txt")
+		cmd.Dir, cmd.Stderr = dir, f
+		if out, err := cmd.Output(); err != nil || len(out) > 0 {
+			t.Errorf("fix -o /dev/stderr: %q, %v", out, err)
+		}
+		checkLog(t, before)
+	})
+	t.Run("-o /dev/null", func(t *testing.T) {
+		fix(t, "/dev/null", e2eRun{})
+		if fi, err := os.Stat("/dev/null"); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
+			t.Errorf("/dev/null is no longer a device: %v, %v", fi.Mode(), err)
+		}
+	})
+	// reader reads r to its end in the background.
+	reader := func(r func() (*os.File, error)) <-chan string {
+		c := make(chan string, 1)
+		go func() {
+			f, err := r()
+			if err != nil {
+				c <- err.Error()
+				return
+			}
+			defer f.Close()
+			b, err := io.ReadAll(f)
+			if err != nil {
+				c <- err.Error()
+			}
+			c <- string(b)
+		}()
+		return c
+	}
+	t.Run("-o FIFO", func(t *testing.T) {
+		fifo := filepath.Join(dir, "fifo")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got := reader(func() (*os.File, error) { return os.Open(fifo) })
+		fix(t, "fifo", e2eRun{})
+		if s := <-got; s != want {
+			t.Errorf("read from the FIFO: %q; want %q", s, want)
+		}
+		if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+			t.Errorf("the FIFO is no longer one: %v, %v", fi.Mode(), err)
+		}
+	})
+	// viaStdout runs fix -o /dev/stdout with w, one end of a pipe or a
+	// socket pair, as its standard output, and reads the other end r.
+	viaStdout := func(t *testing.T, r, w *os.File) {
+		got := reader(func() (*os.File, error) { return r, nil })
+		fix(t, "/dev/stdout", e2eRun{stdout: w})
+		w.Close()
+		if s := <-got; s != want {
+			t.Errorf("read: %q; want %q", s, want)
+		}
+	}
+	t.Run("| pipe, -o /dev/stdout", func(t *testing.T) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		viaStdout(t, r, w)
+	})
+	t.Run("socket pair, -o /dev/stdout", func(t *testing.T) {
+		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		viaStdout(t, os.NewFile(uintptr(fds[0]), "r"), os.NewFile(uintptr(fds[1]), "w"))
+	})
+	t.Run("-o SOCKET", func(t *testing.T) {
+		l, err := net.Listen("unix", filepath.Join(dir, "sock"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		got := reader(func() (*os.File, error) {
+			c, err := l.Accept()
+			if err != nil {
+				return nil, err
+			}
+			defer c.Close()
+			return c.(*net.UnixConn).File()
+		})
+		fix(t, "sock", e2eRun{})
+		if s := <-got; s != want {
+			t.Errorf("read from the socket: %q; want %q", s, want)
+		}
+	})
+	t.Run("-o TERMINAL", func(t *testing.T) {
+		ptm, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+		if err != nil {
+			t.Skip(err)
+		}
+		defer ptm.Close()
+		if err := unix.IoctlSetPointerInt(int(ptm.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+			t.Skip(err)
+		}
+		n, err := unix.IoctlGetInt(int(ptm.Fd()), unix.TIOCGPTN)
+		if err != nil {
+			t.Skip(err)
+		}
+		pts := fmt.Sprintf("/dev/pts/%d", n)
+		// Keep the terminal open, so that its output waits to be read.
+		keep, err := os.OpenFile(pts, os.O_RDWR|syscall.O_NOCTTY, 0)
+		if err != nil {
+			t.Skip(err)
+		}
+		defer keep.Close()
+		fix(t, pts, e2eRun{})
+		buf := make([]byte, 64)
+		ptm.SetReadDeadline(time.Now().Add(10 * time.Second))
+		k, err := ptm.Read(buf)
+		// The terminal turns "\n" into "\r\n".
+		if got := strings.ReplaceAll(string(buf[:k]), "\r\n", "\n"); got != want {
+			t.Errorf("read from the terminal: %q, %v; want %q", got, err, want)
+		}
+	})
+	t.Run("-o /dev/stdin", func(t *testing.T) {
+		_, stderr, code := e2eRun{args: []string{"fix", "-o", "/dev/stdin", "in.txt"}, dir: dir}.exec(t, bin)
+		if want := "utf8stream: /dev/stdin: standard input is not an output\n"; stderr != want || code != exitError {
+			t.Errorf("fix -o /dev/stdin: %q, %d; want %q, 2", stderr, code, want)
+		}
+	})
+	t.Run("-o /dev/fd/9, closed", func(t *testing.T) {
+		_, stderr, code := e2eRun{args: []string{"fix", "-o", "/dev/fd/9", "in.txt"}, dir: dir}.exec(t, bin)
+		if want := "utf8stream: /dev/fd/9: open: bad file descriptor\n"; stderr != want || code != exitError {
+			t.Errorf("fix -o /dev/fd/9: %q, %d; want %q, 2", stderr, code, want)
+		}
+	})
 }

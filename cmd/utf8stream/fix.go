@@ -38,7 +38,10 @@ included. -o and -w write a temporary file .NAME.utf8stream-XXXX beside the
 file they replace, sync it, and put it in place only when all went well:
 on an error the file stays as it was. So does OUT after an I/O error on any
 input; reject still writes the valid prefix. An OUT that is not a regular
-file, such as /dev/stdout or a pipe, is written directly.
+file (a pipe, a FIFO, a terminal, a socket, /dev/null) is written directly,
+never replaced, and so is a name for an open descriptor (/dev/stdout,
+/dev/stderr, /dev/fd/N) whatever file it leads to: with >> app.log,
+-o /dev/stdout appends to app.log.
 
 -w leaves a file whose result is its own content untouched: same inode,
 same modification time. It follows symbolic links. It refuses a file it

@@ -184,17 +184,23 @@ func (e *env) sameFile(stat func() (fs.FileInfo, error), files []string) error {
 }
 
 // An output is where -o writes: a regular file, replaced through an
-// atomicFile, or another kind of file, such as /dev/stdout or a pipe,
-// written directly.
+// atomicFile, or another kind of file, such as /dev/stdout, a pipe or a
+// terminal, written directly.
 type output struct {
 	io.Writer
-	atomic *atomicFile // nil for a file written directly
-	direct *os.File
+	atomic *atomicFile  // nil for a file written directly
+	close  func() error // closes a file written directly; nil: nothing to close
 	exists bool
 }
 
-// createOutput opens the output name for the inputs files.
+// createOutput opens the output name for the inputs files. A name that
+// stands for an open descriptor, such as /dev/stdout, is written through
+// that descriptor, whatever it leads to: a file opened for appending gets
+// appended to.
 func (e *env) createOutput(name string, files []string) (*output, error) {
+	if fd, ok := descriptorPath(name); ok {
+		return e.descriptorOutput(fd, name, files)
+	}
 	fi, err := os.Stat(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -210,11 +216,16 @@ func (e *env) createOutput(name string, files []string) (*output, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_TRUNC, 0)
+		var f *os.File
+		if fi.Mode()&fs.ModeSocket != 0 {
+			f, err = dialSocket(name)
+		} else {
+			f, err = os.OpenFile(name, os.O_WRONLY, 0)
+		}
 		if err != nil {
 			return nil, err
 		}
-		return &output{Writer: f, direct: f, exists: true}, nil
+		return &output{Writer: f, close: f.Close, exists: true}, nil
 	}
 	path, err := filepath.EvalSymlinks(name)
 	if err != nil {
@@ -227,10 +238,45 @@ func (e *env) createOutput(name string, files []string) (*output, error) {
 	return &output{Writer: a, atomic: a, exists: true}, nil
 }
 
+// descriptorOutput returns the output that writes to the open descriptor
+// fd, which name stands for: standard output and standard error are the
+// command's own.
+func (e *env) descriptorOutput(fd int, name string, files []string) (*output, error) {
+	o := &output{exists: true}
+	var stat func() (fs.FileInfo, error)
+	switch fd {
+	case 0:
+		return nil, errors.New("standard input is not an output")
+	case 1, 2:
+		o.Writer = e.stdout
+		if fd == 2 {
+			o.Writer = e.stderr
+		}
+		if f, ok := o.Writer.(*os.File); ok {
+			stat = f.Stat
+		}
+	default:
+		f, err := openDescriptor(fd, name)
+		if err != nil {
+			return nil, err
+		}
+		o.Writer, o.close, stat = f, f.Close, f.Stat
+	}
+	if stat != nil {
+		if err := e.sameFile(stat, files); err != nil {
+			if o.close != nil {
+				o.close()
+			}
+			return nil, err
+		}
+	}
+	return o, nil
+}
+
 // unchanged says what became of the output after an error.
 func (o *output) unchanged() string {
 	switch {
-	case o.direct != nil:
+	case o.atomic == nil:
 		return "output incomplete"
 	case o.exists:
 		return "file left unchanged"
@@ -241,8 +287,8 @@ func (o *output) unchanged() string {
 func (o *output) abort() {
 	if o.atomic != nil {
 		o.atomic.abort()
-	} else {
-		o.direct.Close()
+	} else if o.close != nil {
+		o.close()
 	}
 }
 
@@ -250,7 +296,10 @@ func (o *output) commit() error {
 	if o.atomic != nil {
 		return o.atomic.commit()
 	}
-	return o.direct.Close()
+	if o.close != nil {
+		return o.close()
+	}
+	return nil
 }
 
 // rewriteStatus rewrites the file name with f, reports any error, and
