@@ -70,6 +70,7 @@ Examples:
 
 type checkCmd struct {
 	quiet, list, json bool
+	binary            bool
 	max               int
 	progress          bool
 	lib               libFlags
@@ -80,6 +81,7 @@ func (c *checkCmd) define(fs *flag.FlagSet) {
 	fs.BoolVar(&c.list, "l", false, "print only the names of the files that hold ill-formed UTF-8")
 	fs.BoolVar(&c.json, "json", false, "print JSON objects: one per listed subpart and one per file with the totals")
 	fs.IntVar(&c.max, "max", defaultMax, "list at most `N` subparts per file, 0 for all; the summary counts all")
+	fs.BoolVar(&c.binary, "binary", false, "list the subparts of files that look binary too, rather than count them only")
 	fs.BoolVar(&c.progress, "progress", false, "print progress to stderr even when it is not a terminal")
 	c.lib.define(fs, validityFlags)
 }
@@ -123,6 +125,7 @@ type jsonFile struct {
 	First     *int64 `json:"first_offset,omitempty"`
 	Listed    int64  `json:"listed"`
 	AllListed bool   `json:"all_listed"`
+	Binary    bool   `json:"binary,omitempty"`
 	Error     string `json:"error,omitempty"`
 }
 
@@ -157,6 +160,7 @@ func (c *checkCmd) file(e *env, name string) int {
 	jname, jhex := jsonName(name)
 	var count, nbytes, listed int64
 	first := int64(-1)
+	binary := false // the input looks binary: count, do not list
 
 	// finish ends the report of the file and returns its exit status.
 	finish := func(err error) int {
@@ -170,7 +174,7 @@ func (c *checkCmd) file(e *env, name string) int {
 		switch {
 		case c.json:
 			rec := jsonFile{Type: "file", Name: jname, NameHex: jhex, Valid: status == exitOK,
-				Subparts: count, Bytes: nbytes, Listed: listed, AllListed: listed == count}
+				Subparts: count, Bytes: nbytes, Listed: listed, AllListed: listed == count, Binary: binary}
 			if count > 0 {
 				rec.First = &first
 			}
@@ -181,6 +185,8 @@ func (c *checkCmd) file(e *env, name string) int {
 		case c.quiet || count == 0 || err != nil:
 		case c.list:
 			fmt.Fprintln(out, shown)
+		case binary:
+			fmt.Fprintf(out, "%s: binary file, %d ill-formed %s (%d %s)\n", shown, count, plural(count, "subpart"), nbytes, plural(nbytes, "byte"))
 		default:
 			if more := count - listed; more > 0 {
 				fmt.Fprintf(out, "%s: and %d more ill-formed %s (-max 0 lists all)\n", shown, more, plural(more, "subpart"))
@@ -210,7 +216,7 @@ func (c *checkCmd) file(e *env, name string) int {
 		}
 		count++
 		nbytes += int64(len(ue.Bytes))
-		if c.quiet || c.list || (c.max > 0 && count > int64(c.max)) {
+		if c.quiet || c.list || binary || (c.max > 0 && count > int64(c.max)) {
 			return
 		}
 		listed++
@@ -224,6 +230,9 @@ func (c *checkCmd) file(e *env, name string) int {
 	// Drop writes nothing for an ill-formed subpart, and io.Discard takes
 	// the rest: all that is left is the calls of report.
 	w := utf8stream.NewWriter(io.Discard, utf8stream.Drop, append(c.lib.options(), utf8stream.OnInvalid(report))...)
+	if !c.binary && !c.quiet && !c.list {
+		binary = in.binaryKind() != ""
+	}
 	prog := e.newProgress(shown)
 	stop := func() bool {
 		// -q and -l need only know that there is an error.

@@ -203,7 +203,8 @@ func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	if err := s.validate(set, files); err != nil {
 		return usageError(stderr, c.name, err.Error())
 	}
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: isTerminal(stderr)}
+	files, walkErrs := expand(files)
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: isTerminal(stderr), walkErrs: walkErrs}
 	return s.exec(e, files)
 }
 

@@ -34,10 +34,11 @@ var mapMin int64 = 256 << 10
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	progress       bool        // -progress: report progress even when stderr is not a terminal
-	terminal       bool        // stderr is a terminal
-	head           func() bool // reports whether output written now is shown now; nil means always
-	fail           func(error) // records an error of the output, which the command reports once; nil: none
+	progress       bool             // -progress: report progress even when stderr is not a terminal
+	terminal       bool             // stderr is a terminal
+	head           func() bool      // reports whether output written now is shown now; nil means always
+	fail           func(error)      // records an error of the output, which the command reports once; nil: none
+	walkErrs       map[string]error // the errors of expand, by path
 }
 
 // displayName returns name as messages show it: "<stdin>" for "-", and
@@ -61,12 +62,21 @@ type input struct {
 	fi   fs.FileInfo // f's, when f is not nil
 	data []byte      // the whole input, when it is mapped into memory
 	buf  []byte      // the read buffer, when it is not
+	// peeked is set while buf[:npeek] holds the first bytes of the input,
+	// which peek read and pump has yet to take, and perr the error that
+	// ended that read.
+	peeked bool
+	npeek  int
+	perr   error
 	// close releases the input; standard input is not closed.
 	close func() error
 }
 
 // open opens the input name; "-" is standard input.
 func (e *env) open(name string) (*input, error) {
+	if err, ok := e.walkErrs[name]; ok {
+		return nil, err
+	}
 	if name == "-" {
 		f, ok := e.stdin.(*os.File)
 		if !ok {
@@ -127,6 +137,52 @@ func openFile(f *os.File, owned bool) (*input, error) {
 	}
 	in.buf = make([]byte, bufSize)
 	return in, nil
+}
+
+// peek returns the first bytes of the input without consuming them: all of
+// a mapped input, otherwise what one read gives, which for a regular file
+// is its first len(in.buf) bytes, and for a pipe what has been written so
+// far, so that peeking never waits for more input. pump hands on those
+// bytes first, and the error that ended the read after them.
+func (in *input) peek() []byte {
+	if in.data != nil {
+		return in.data
+	}
+	if !in.peeked {
+		n, err := 0, error(nil)
+		for empty := 0; n == 0 && err == nil && empty < 100; empty++ {
+			n, err = in.r.Read(in.buf)
+		}
+		if n < 0 || n > len(in.buf) {
+			n, err = 0, errors.New("invalid count")
+		}
+		if n == 0 && err == nil {
+			err = io.ErrNoProgress
+		}
+		in.peeked, in.npeek, in.perr = true, n, err
+	}
+	return in.buf[:in.npeek]
+}
+
+// binaryKind returns binaryKind of the first bytes of the input. A mapped
+// input whose file shrank looks like text here; pump meets the fault again
+// and reports it.
+func (in *input) binaryKind() string {
+	if in.data != nil {
+		var err error
+		defer catchFaults(&err)()
+	}
+	return binaryKind(in.peek())
+}
+
+// read reads into in.buf, as in.r.Read does, after handing on the bytes
+// that peek read, which are there already.
+func (in *input) read() (int, error) {
+	if in.peeked {
+		in.peeked = false
+		return in.npeek, in.perr
+	}
+	return in.r.Read(in.buf)
 }
 
 // Close releases the input.
@@ -205,7 +261,7 @@ func pump(w io.Writer, in *input, pos *tracker, prog *progress, flush func() err
 	buf := in.buf
 	var total int64
 	for empty := 0; ; {
-		n, rerr := in.r.Read(buf)
+		n, rerr := in.read()
 		if n < 0 || n > len(buf) {
 			return newReadError(errors.New("invalid count"))
 		}
