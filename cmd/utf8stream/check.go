@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -154,7 +153,8 @@ func (c *checkCmd) exec(e *env, files []string) int {
 // file checks one input and returns its exit status.
 func (c *checkCmd) file(e *env, name string) int {
 	shown := displayName(name)
-	out := bufio.NewWriterSize(e.stdout, bufSize)
+	out := newBufWriter(e.stdout)
+	defer freeBufWriter(out)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	jname, jhex := jsonName(name)

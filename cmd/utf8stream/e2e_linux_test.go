@@ -433,8 +433,13 @@ func TestEndToEndFullDisk(t *testing.T) {
 func TestEndToEndCheck(t *testing.T) {
 	bin := buildBinary(t)
 
-	// A binary gets 20 lines and a summary, and all of them with -max 0.
+	// A binary gets one line; with -binary, 20 lines and a summary, and
+	// all of them with -max 0 too.
 	stdout, stderr, code := e2eRun{args: []string{"check", bin}}.exec(t, bin)
+	if !strings.HasPrefix(stdout, bin+": binary file, ") || strings.Count(stdout, "\n") != 1 || stderr != "" || code != exitInvalid {
+		t.Errorf("check BINARY: %q, %q, %d; want one line and exit 1", stdout, stderr, code)
+	}
+	stdout, stderr, code = e2eRun{args: []string{"check", "-binary", bin}}.exec(t, bin)
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
 	if code != exitInvalid || stderr != "" || len(lines) != defaultMax+2 || !strings.HasPrefix(lines[defaultMax], bin+": and ") {
 		t.Fatalf("check BINARY: %d lines, %q, %d; want %d and exit 1:\n%s", len(lines), stderr, code, defaultMax+2, stdout)
@@ -446,7 +451,7 @@ func TestEndToEndCheck(t *testing.T) {
 	if _, err := fmt.Sscanf(lines[defaultMax+1], bin+": %d ill-formed subparts (%d bytes)", &total, &nbytes); err != nil || total != more+defaultMax {
 		t.Errorf("%q: %v; want %d subparts", lines[defaultMax+1], err, more+defaultMax)
 	}
-	all, _, _ := e2eRun{args: []string{"check", "-max", "0", bin}}.exec(t, bin)
+	all, _, _ := e2eRun{args: []string{"check", "-binary", "-max", "0", bin}}.exec(t, bin)
 	if n := strings.Count(all, "\n"); n != total+1 {
 		t.Errorf("check -max 0 BINARY: %d lines; want %d", n, total+1)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"flag"
@@ -159,7 +158,8 @@ func (e *env) concat(files []string, o *outputFlags, f filter, w io.Writer) (int
 	je.stdout = w
 	var written atomic.Int64
 	status, err := je.each(files, func(e *env, name string) int {
-		bw := bufio.NewWriterSize(e.stdout, bufSize)
+		bw := newBufWriter(e.stdout)
+		defer freeBufWriter(bw)
 		err := e.filterOne(bw, name, o, f)
 		if err != errSkipped {
 			written.Add(1)
@@ -391,7 +391,8 @@ func (e *env) rewrite(name string, o *outputFlags, f filter) (err error) {
 	if e.skipBinary(o, in, displayName(name)) {
 		return errSkipped
 	}
-	bw := bufio.NewWriterSize(w, bufSize)
+	bw := newBufWriter(w)
+	defer freeBufWriter(bw)
 	if err := f(e, bw, in, displayName(name)); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -19,6 +20,36 @@ import (
 // input is handed on in chunks of mapChunk() bytes. Tests shrink bufSize to
 // move the chunk boundaries.
 var bufSize = 64 << 10
+
+// bufPool holds read buffers of bufSize bytes, and writerPool bufio.Writers
+// of that size, which each file takes and gives back: on a tree of small
+// files, a new buffer per file costs more than reading the file.
+var bufPool, writerPool sync.Pool
+
+// getBuf returns a buffer of bufSize bytes, for putBuf to give back.
+func getBuf() []byte {
+	if b, ok := bufPool.Get().(*[]byte); ok && len(*b) == bufSize {
+		return *b
+	}
+	return make([]byte, bufSize)
+}
+
+func putBuf(b []byte) { bufPool.Put(&b) }
+
+// newBufWriter returns a bufio.Writer of bufSize bytes that writes to w,
+// for freeBufWriter to give back once flushed.
+func newBufWriter(w io.Writer) *bufio.Writer {
+	if bw, ok := writerPool.Get().(*bufio.Writer); ok && bw.Size() == bufSize {
+		bw.Reset(w)
+		return bw
+	}
+	return bufio.NewWriterSize(w, bufSize)
+}
+
+func freeBufWriter(bw *bufio.Writer) {
+	bw.Reset(nil)
+	writerPool.Put(bw)
+}
 
 // mapChunk returns the size of the chunks of a mapped input.
 func mapChunk() int { return 16 * bufSize }
@@ -60,6 +91,7 @@ type input struct {
 	r    io.Reader
 	f    *os.File    // the file, or nil when standard input is not one
 	fi   fs.FileInfo // f's, when f is not nil
+	size int64       // the size of a regular file read from its start, or -1
 	data []byte      // the whole input, when it is mapped into memory
 	buf  []byte      // the read buffer, when it is not
 	// peeked is set while buf[:npeek] holds the first bytes of the input,
@@ -80,11 +112,11 @@ func (e *env) open(name string) (*input, error) {
 	if name == "-" {
 		f, ok := e.stdin.(*os.File)
 		if !ok {
-			return &input{r: e.stdin, buf: make([]byte, bufSize), close: func() error { return nil }}, nil
+			return &input{r: e.stdin, size: -1, buf: getBuf(), close: func() error { return nil }}, nil
 		}
 		return openFile(f, false)
 	}
-	f, err := os.Open(name)
+	f, err := openRead(name)
 	if err != nil {
 		return nil, err
 	}
@@ -111,6 +143,10 @@ func openFile(f *os.File, owned bool) (*input, error) {
 		return nil, err
 	}
 	in.fi = fi
+	in.size = -1
+	if owned && fi.Mode().IsRegular() {
+		in.size = fi.Size()
+	}
 	if fi.Mode().IsRegular() && fi.Size() >= mapMin {
 		off := int64(0)
 		if !owned {
@@ -135,7 +171,7 @@ func openFile(f *os.File, owned bool) (*input, error) {
 			}
 		}
 	}
-	in.buf = make([]byte, bufSize)
+	in.buf = getBuf()
 	return in, nil
 }
 
@@ -175,6 +211,14 @@ func (in *input) binaryKind() string {
 	return binaryKind(in.peek())
 }
 
+// atEnd reports whether total bytes read are all of a regular file, by the
+// size its descriptor reported when opened. Files of size 0, such as those
+// of /proc, are read until a read returns io.EOF, and so are files whose
+// size is not that of their content, such as those of /sys.
+func (in *input) atEnd(total int64) bool {
+	return in.size > 0 && total == in.size
+}
+
 // read reads into in.buf, as in.r.Read does, after handing on the bytes
 // that peek read, which are there already.
 func (in *input) read() (int, error) {
@@ -186,7 +230,13 @@ func (in *input) read() (int, error) {
 }
 
 // Close releases the input.
-func (in *input) Close() error { return in.close() }
+func (in *input) Close() error {
+	if in.buf != nil {
+		putBuf(in.buf)
+		in.buf = nil
+	}
+	return in.close()
+}
 
 // errorf prints a message about the input or output shown as name.
 func (e *env) errorf(name string, format string, args ...any) {
@@ -292,6 +342,10 @@ func pump(w io.Writer, in *input, pos *tracker, prog *progress, flush func() err
 			if empty++; empty >= 100 {
 				return newReadError(io.ErrNoProgress)
 			}
+		}
+		if rerr == nil && n > 0 && in.atEnd(total) {
+			// Spare the read that would return io.EOF.
+			rerr = io.EOF
 		}
 		if rerr == io.EOF {
 			if pos != nil {
