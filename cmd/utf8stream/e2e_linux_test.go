@@ -709,3 +709,181 @@ func TestEndToEndOutputKinds(t *testing.T) {
 		}
 	})
 }
+
+// waitTemp waits until dir holds a temporary file of -o or -w with data in
+// it, and returns its path.
+func waitTemp(t *testing.T, dir string, cmd *exec.Cmd) string {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, name := range listDir(t, dir) {
+			if strings.Contains(name, ".utf8stream-") {
+				if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.Size() > 0 {
+					return filepath.Join(dir, name)
+				}
+			}
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	cmd.Process.Kill()
+	t.Fatalf("no temporary file appeared in %s", dir)
+	return ""
+}
+
+// stopMidway writes data to big.txt in dir, starts the command args, which
+// rewrites it, and stops it with SIGSTOP while its temporary file holds
+// less than half of the result. It tries a few times before it gives up.
+func stopMidway(t *testing.T, dir string, data []byte, stderr *bytes.Buffer, args ...string) *exec.Cmd {
+	t.Helper()
+	for range 5 {
+		writeFile(t, dir, "big.txt", data)
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = dir
+		if stderr != nil {
+			cmd.Stderr = stderr
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		tmp := waitTemp(t, dir, cmd)
+		cmd.Process.Signal(syscall.SIGSTOP)
+		if ti, err := os.Stat(tmp); err == nil && ti.Size() < int64(len(data))/2 {
+			return cmd
+		}
+		cmd.Process.Signal(syscall.SIGCONT)
+		cmd.Wait()
+		if stderr != nil {
+			stderr.Reset()
+		}
+	}
+	t.Skip("could not stop the run mid-way in five tries")
+	return nil
+}
+
+// diedOf fails unless cmd, waited for, ended by the signal sig, and so
+// with the status 128 + sig in a shell.
+func diedOf(t *testing.T, cmd *exec.Cmd, sig syscall.Signal, stderr *bytes.Buffer) {
+	t.Helper()
+	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if !ws.Signaled() || ws.Signal() != sig || stderr.Len() > 0 {
+		t.Errorf("%q: %v, stderr %q; want killed by %v and nothing", cmd.Args, cmd.ProcessState, stderr, sig)
+	}
+}
+
+func TestEndToEndSignals(t *testing.T) {
+	bin := buildBinary(t)
+	big := bytes.Repeat([]byte("caf\xe9 au lait\n"), 16<<20/14)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		// -o with its input from a pipe, fed in part: the signal comes
+		// mid-way, whatever the speed of the machine.
+		t.Run("-o/"+sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			out := writeFile(t, dir, "out.txt", []byte("old\n"))
+			before := identify(t, out)
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pw.Close()
+			var stderr bytes.Buffer
+			cmd := exec.Command(bin, "fix", "-o", "out.txt")
+			cmd.Dir, cmd.Stdin, cmd.Stderr = dir, pr, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			pr.Close()
+			if _, err := pw.Write(big[:32<<10]); err != nil {
+				t.Fatal(err)
+			}
+			waitTemp(t, dir, cmd)
+			cmd.Process.Signal(sig)
+			cmd.Wait()
+			diedOf(t, cmd, sig, &stderr)
+			if after := identify(t, out); after != before {
+				t.Errorf("out.txt changed: %+v; was %+v", after, before)
+			}
+			noTemps(t, dir)
+		})
+		// -w on a large file: the run is stopped while its temporary file
+		// holds less than half of the result, so that the signal lands
+		// mid-way.
+		t.Run("-w/"+sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			var stderr bytes.Buffer
+			cmd := stopMidway(t, dir, big, &stderr, bin, "fix", "-w", "big.txt")
+			f := filepath.Join(dir, "big.txt")
+			before := identify(t, f)
+			cmd.Process.Signal(sig)
+			cmd.Process.Signal(syscall.SIGCONT)
+			cmd.Wait()
+			diedOf(t, cmd, sig, &stderr)
+			if after := identify(t, f); after != before {
+				t.Errorf("big.txt changed: inode %d, %d bytes; was %d, %d", after.ino, len(after.data), before.ino, len(before.data))
+			}
+			noTemps(t, dir)
+		})
+	}
+
+	// SIGKILL cannot be caught: its temporary file stays, and a later run
+	// says where it is once it is old enough to be no other run's.
+	t.Run("SIGKILL", func(t *testing.T) {
+		dir := t.TempDir()
+		f := filepath.Join(dir, "big.txt")
+		cmd := stopMidway(t, dir, big, nil, bin, "fix", "-w", "big.txt")
+		tmp := waitTemp(t, dir, cmd)
+		cmd.Process.Kill()
+		cmd.Wait()
+		if err := os.WriteFile(f, []byte("caf\xe9\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := e2eRun{args: []string{"fix", "-w", "big.txt"}, dir: dir}.exec(t, bin)
+		if stderr != "" || code != exitOK {
+			t.Errorf("fix -w beside a fresh temporary file: %q, %d; want nothing, 0", stderr, code)
+		}
+		if err := os.Chtimes(tmp, past, past); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(f, []byte("caf\xe9\n"), 0o644)
+		for _, args := range [][]string{{"fix", "-w", "big.txt"}, {"fix", "-o", "big.txt", "-"}} {
+			_, stderr, code = e2eRun{args: args, dir: dir}.exec(t, bin)
+			want := "utf8stream: " + filepath.Base(tmp) + ": temporary file of an interrupted run, last written " +
+				past.Local().Format("2006-01-02 15:04:05") + "; remove it if no other utf8stream is at work on it\n"
+			if stderr != want || code != exitOK {
+				t.Errorf("%q beside an old temporary file: %q, %d; want %q, 0", args, stderr, code, want)
+			}
+		}
+		if _, err := os.Stat(tmp); err != nil {
+			t.Errorf("the old temporary file was removed: %v", err)
+		}
+	})
+
+	// A signal ignored from the start, as under nohup, stays ignored.
+	t.Run("ignored SIGHUP", func(t *testing.T) {
+		dir := t.TempDir()
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr bytes.Buffer
+		cmd := exec.Command("/bin/sh", "-c", `trap "" HUP; exec "$0" "$@"`, bin, "fix", "-o", "out.txt")
+		cmd.Dir, cmd.Stdin, cmd.Stderr = dir, pr, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Skip(err)
+		}
+		pr.Close()
+		pw.Write(big[:32<<10])
+		waitTemp(t, dir, cmd)
+		cmd.Process.Signal(syscall.SIGHUP)
+		pw.Write([]byte("end\xff"))
+		pw.Close()
+		if err := cmd.Wait(); err != nil || stderr.Len() > 0 {
+			t.Errorf("fix -o under nohup: %v, %q; want it to finish", err, stderr.String())
+		}
+		got, _ := os.ReadFile(filepath.Join(dir, "out.txt"))
+		want := bytes.ReplaceAll(append(big[:32<<10:32<<10], "end\xff"...), []byte{0xe9}, []byte("\uFFFD"))
+		want = bytes.ReplaceAll(want, []byte{0xff}, []byte("\uFFFD"))
+		if !bytes.Equal(got, want) {
+			t.Errorf("out.txt: %d bytes ending %q; want %d", len(got), got[max(len(got)-20, 0):], len(want))
+		}
+	})
+}

@@ -41,6 +41,7 @@ const (
 )
 
 func main() {
+	catchSignals()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

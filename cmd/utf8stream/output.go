@@ -240,6 +240,7 @@ func (e *env) createOutput(name string, files []string) (*output, error) {
 	fi, err := os.Stat(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		e.noteLeftovers(name)
 		a, err := createAtomic(name, nil)
 		if err != nil {
 			return nil, err
@@ -267,6 +268,7 @@ func (e *env) createOutput(name string, files []string) (*output, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.noteLeftovers(path)
 	a, err := createAtomic(path, fi)
 	if err != nil {
 		return nil, err
@@ -379,6 +381,7 @@ func (e *env) rewrite(name string, o *outputFlags, f filter) (err error) {
 	if !in.fi.Mode().IsRegular() {
 		return &readError{errors.New("not a regular file; -w rewrites regular files only")}
 	}
+	e.noteLeftovers(path)
 	w := &rewriter{path: path, in: in}
 	defer func() {
 		if err != nil {
