@@ -17,7 +17,7 @@ const defaultMax = 20
 
 var checkCommand = &command{
 	name:     "check",
-	synopsis: "[-q | -l | -json] [-max N] [FILE...]",
+	synopsis: "[-q | -l | -json] [-max N] [-binary] [FILE | DIR...]",
 	doc: `Check reports the ill-formed subparts of UTF-8 in the named files, or in
 standard input when there is no FILE or FILE is -, one line each:
 
@@ -34,6 +34,12 @@ first only when the list was cut:
 File names that are not valid UTF-8 are shown quoted, so the output is
 always valid UTF-8.
 
+A file that looks binary (a NUL byte in its first 8 KiB, or the signature
+of a binary format: see utf8stream help fix) has its subparts counted, not
+listed, unless -binary is given; one line reports it when it has any:
+
+	NAME: binary file, T ill-formed subparts (B bytes)
+
 With -json, check prints one JSON object per line: one per listed subpart,
 
 	{"type":"subpart","name":NAME,"line":L,"col":C,"offset":N,
@@ -42,15 +48,19 @@ With -json, check prints one JSON object per line: one per listed subpart,
 and one that ends the report of every file, valid or not:
 
 	{"type":"file","name":NAME,"valid":BOOL,"subparts":T,"ill_formed_bytes":B,
-	 "first_offset":N,"listed":K,"all_listed":BOOL,"error":MESSAGE}
+	 "first_offset":N,"listed":K,"all_listed":BOOL,"binary":true,
+	 "error":MESSAGE}
 
 NAME is the file name as a JSON string ("<stdin>" for standard input); a
 name that is not valid UTF-8 also has its bytes in "name_hex". The totals
 count every subpart, listed or not; "first_offset" is left out when there
-is none, and "error" when the file was read to its end.
+is none, "binary" when the file does not look binary, and "error" when the
+file was read to its end.
 
 The files are checked in parallel, one per processor, and reported in the
-order given. Flags may follow file names; -- ends the flags.
+order given. A directory is walked as gofmt -l walks one: its regular
+files in lexical order, without symbolic links or names that start with a
+dot, such as .git. Flags may follow file names; -- ends the flags.
 
 Exit status: 0 if all input is valid UTF-8, 1 if some is not, 2 after a
 usage error or an I/O error (an unreadable file is reported and the other
@@ -60,6 +70,7 @@ Examples:
 
 	utf8stream check notes.txt
 	utf8stream check -l *.csv
+	utf8stream check -l .
 	utf8stream check data.txt -q && echo valid
 	utf8stream check -max 0 app.log
 	curl -s https://example.com/ | utf8stream check -json
