@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -18,7 +17,7 @@ const defaultMax = 20
 
 var checkCommand = &command{
 	name:     "check",
-	synopsis: "[-q | -l | -json] [-max N] [FILE...]",
+	synopsis: "[-q | -l | -json] [-max N] [-binary] [FILE | DIR...]",
 	doc: `Check reports the ill-formed subparts of UTF-8 in the named files, or in
 standard input when there is no FILE or FILE is -, one line each:
 
@@ -35,6 +34,12 @@ first only when the list was cut:
 File names that are not valid UTF-8 are shown quoted, so the output is
 always valid UTF-8.
 
+A file that looks binary (a NUL byte in its first 8 KiB, or the signature
+of a binary format: see utf8stream help fix) has its subparts counted, not
+listed, unless -binary is given; one line reports it when it has any:
+
+	NAME: binary file, T ill-formed subparts (B bytes)
+
 With -json, check prints one JSON object per line: one per listed subpart,
 
 	{"type":"subpart","name":NAME,"line":L,"col":C,"offset":N,
@@ -43,15 +48,19 @@ With -json, check prints one JSON object per line: one per listed subpart,
 and one that ends the report of every file, valid or not:
 
 	{"type":"file","name":NAME,"valid":BOOL,"subparts":T,"ill_formed_bytes":B,
-	 "first_offset":N,"listed":K,"all_listed":BOOL,"error":MESSAGE}
+	 "first_offset":N,"listed":K,"all_listed":BOOL,"binary":true,
+	 "error":MESSAGE}
 
 NAME is the file name as a JSON string ("<stdin>" for standard input); a
 name that is not valid UTF-8 also has its bytes in "name_hex". The totals
 count every subpart, listed or not; "first_offset" is left out when there
-is none, and "error" when the file was read to its end.
+is none, "binary" when the file does not look binary, and "error" when the
+file was read to its end.
 
 The files are checked in parallel, one per processor, and reported in the
-order given. Flags may follow file names; -- ends the flags.
+order given. A directory is walked as gofmt -l walks one: its regular
+files in lexical order, without symbolic links or names that start with a
+dot, such as .git. Flags may follow file names; -- ends the flags.
 
 Exit status: 0 if all input is valid UTF-8, 1 if some is not, 2 after a
 usage error or an I/O error (an unreadable file is reported and the other
@@ -61,6 +70,7 @@ Examples:
 
 	utf8stream check notes.txt
 	utf8stream check -l *.csv
+	utf8stream check -l .
 	utf8stream check data.txt -q && echo valid
 	utf8stream check -max 0 app.log
 	curl -s https://example.com/ | utf8stream check -json
@@ -70,6 +80,7 @@ Examples:
 
 type checkCmd struct {
 	quiet, list, json bool
+	binary            bool
 	max               int
 	progress          bool
 	lib               libFlags
@@ -80,6 +91,7 @@ func (c *checkCmd) define(fs *flag.FlagSet) {
 	fs.BoolVar(&c.list, "l", false, "print only the names of the files that hold ill-formed UTF-8")
 	fs.BoolVar(&c.json, "json", false, "print JSON objects: one per listed subpart and one per file with the totals")
 	fs.IntVar(&c.max, "max", defaultMax, "list at most `N` subparts per file, 0 for all; the summary counts all")
+	fs.BoolVar(&c.binary, "binary", false, "list the subparts of files that look binary too, rather than count them only")
 	fs.BoolVar(&c.progress, "progress", false, "print progress to stderr even when it is not a terminal")
 	c.lib.define(fs, validityFlags)
 }
@@ -123,6 +135,7 @@ type jsonFile struct {
 	First     *int64 `json:"first_offset,omitempty"`
 	Listed    int64  `json:"listed"`
 	AllListed bool   `json:"all_listed"`
+	Binary    bool   `json:"binary,omitempty"`
 	Error     string `json:"error,omitempty"`
 }
 
@@ -151,12 +164,14 @@ func (c *checkCmd) exec(e *env, files []string) int {
 // file checks one input and returns its exit status.
 func (c *checkCmd) file(e *env, name string) int {
 	shown := displayName(name)
-	out := bufio.NewWriterSize(e.stdout, bufSize)
+	out := newBufWriter(e.stdout)
+	defer freeBufWriter(out)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	jname, jhex := jsonName(name)
 	var count, nbytes, listed int64
 	first := int64(-1)
+	binary := false // the input looks binary: count, do not list
 
 	// finish ends the report of the file and returns its exit status.
 	finish := func(err error) int {
@@ -170,7 +185,7 @@ func (c *checkCmd) file(e *env, name string) int {
 		switch {
 		case c.json:
 			rec := jsonFile{Type: "file", Name: jname, NameHex: jhex, Valid: status == exitOK,
-				Subparts: count, Bytes: nbytes, Listed: listed, AllListed: listed == count}
+				Subparts: count, Bytes: nbytes, Listed: listed, AllListed: listed == count, Binary: binary}
 			if count > 0 {
 				rec.First = &first
 			}
@@ -181,6 +196,8 @@ func (c *checkCmd) file(e *env, name string) int {
 		case c.quiet || count == 0 || err != nil:
 		case c.list:
 			fmt.Fprintln(out, shown)
+		case binary:
+			fmt.Fprintf(out, "%s: binary file, %d ill-formed %s (%d %s)\n", shown, count, plural(count, "subpart"), nbytes, plural(nbytes, "byte"))
 		default:
 			if more := count - listed; more > 0 {
 				fmt.Fprintf(out, "%s: and %d more ill-formed %s (-max 0 lists all)\n", shown, more, plural(more, "subpart"))
@@ -210,7 +227,7 @@ func (c *checkCmd) file(e *env, name string) int {
 		}
 		count++
 		nbytes += int64(len(ue.Bytes))
-		if c.quiet || c.list || (c.max > 0 && count > int64(c.max)) {
+		if c.quiet || c.list || binary || (c.max > 0 && count > int64(c.max)) {
 			return
 		}
 		listed++
@@ -224,6 +241,9 @@ func (c *checkCmd) file(e *env, name string) int {
 	// Drop writes nothing for an ill-formed subpart, and io.Discard takes
 	// the rest: all that is left is the calls of report.
 	w := utf8stream.NewWriter(io.Discard, utf8stream.Drop, append(c.lib.options(), utf8stream.Lines(), utf8stream.OnInvalid(report))...)
+	if !c.binary && !c.quiet && !c.list {
+		binary = in.binaryKind() != ""
+	}
 	prog := e.newProgress(shown)
 	stop := func() bool {
 		// -q and -l need only know that there is an error.

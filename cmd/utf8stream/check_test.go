@@ -118,7 +118,7 @@ func checkJSON(t *testing.T, stdin io.Reader, args ...string) ([]oracleError, []
 func checkJSONFiles(t *testing.T, stdin io.Reader, args ...string) ([]oracleError, []jsonSubpart, []jsonFile, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(append([]string{"check", "-json"}, args...), stdin, &out, &errOut)
+	code := run(append([]string{"check", "-json", "-binary"}, args...), stdin, &out, &errOut)
 	if errOut.Len() > 0 {
 		t.Errorf("check -json: stderr %q", errOut.String())
 	}
@@ -362,8 +362,23 @@ func TestCheckFlags(t *testing.T) {
 			"<stdin>:1:1: offset 0: ill-formed bytes E1 80: truncated sequence at end of input\n" +
 			"<stdin>: 1 ill-formed subpart (2 bytes)\n"},
 		{"NUL is valid", nil, "a\x00b", 0, ""},
-		{"-no-nul", []string{"-no-nul"}, "a\x00b", 1, "" +
+		{"-no-nul", []string{"-no-nul", "-binary"}, "a\x00b", 1, "" +
 			"<stdin>:1:2: offset 1: ill-formed bytes 00: NUL byte\n" +
+			"<stdin>: 1 ill-formed subpart (1 byte)\n"},
+		{"binary", nil, "a\x00b\xff\xfe", 1, "<stdin>: binary file, 2 ill-formed subparts (2 bytes)\n"},
+		{"binary -no-nul", []string{"-no-nul"}, "a\x00b", 1, "<stdin>: binary file, 1 ill-formed subpart (1 byte)\n"},
+		{"binary -json", []string{"-json"}, "a\x00\xff", 1, "" +
+			`{"type":"file","name":"<stdin>","valid":false,"subparts":1,"ill_formed_bytes":1,"first_offset":2,"listed":0,"all_listed":false,"binary":true}` + "\n"},
+		{"binary -json valid", []string{"-json"}, "a\x00", 0, "" +
+			`{"type":"file","name":"<stdin>","valid":true,"subparts":0,"ill_formed_bytes":0,"listed":0,"all_listed":true,"binary":true}` + "\n"},
+		{"binary -l", []string{"-l"}, "a\x00\xff", 1, "<stdin>\n"},
+		{"binary -q", []string{"-q"}, "a\x00\xff", 1, ""},
+		{"binary -binary", []string{"-binary"}, "a\x00\xff", 1, "" +
+			"<stdin>:1:3: offset 2: ill-formed bytes FF: byte FF never appears in UTF-8\n" +
+			"<stdin>: 1 ill-formed subpart (1 byte)\n"},
+		{"PNG", nil, "\x89PNG\r\n\x1a\n\xff", 1, "<stdin>: binary file, 2 ill-formed subparts (2 bytes)\n"},
+		{"NUL after the first read", []string{"-max", "1"}, "\xff" + strings.Repeat("a", 70<<10) + "\x00", 1, "" +
+			"<stdin>:1:1: offset 0: ill-formed bytes FF: byte FF never appears in UTF-8\n" +
 			"<stdin>: 1 ill-formed subpart (1 byte)\n"},
 		{"CESU-8", []string{"-q"}, "\xed\xa0\xbd\xed\xb8\x80", 1, ""},
 		{"-cesu8", []string{"-cesu8"}, "\xed\xa0\xbd\xed\xb8\x80", 0, ""},
@@ -404,8 +419,7 @@ func TestCheckFiles(t *testing.T) {
 	if stdout != wantOut {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, wantOut)
 	}
-	wantErr := "utf8stream: " + missing + ": open: " + syscall.ENOENT.Error() + "\n" +
-		"utf8stream: " + sub + ": read: " + syscall.EISDIR.Error() + "\n"
+	wantErr := "utf8stream: " + missing + ": open: " + syscall.ENOENT.Error() + "\n"
 	if stderr != wantErr {
 		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, wantErr)
 	}

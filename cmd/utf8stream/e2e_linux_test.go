@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,15 +19,18 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // e2eRun is one run of the built binary.
 type e2eRun struct {
 	args   []string
-	dir    string   // working directory; the test's temporary directory if empty
-	stdin  *os.File // nil: empty
-	stdout *os.File // nil: captured
-	uid    int      // when not 0, run as this user and group
+	dir    string     // working directory; the test's temporary directory if empty
+	stdin  *os.File   // nil: empty
+	stdout *os.File   // nil: captured
+	extra  []*os.File // descriptors 3 and on
+	uid    int        // when not 0, run as this user and group
 }
 
 func (r e2eRun) exec(t *testing.T, bin string) (stdout, stderr string, code int) {
@@ -40,6 +45,7 @@ func (r e2eRun) exec(t *testing.T, bin string) (stdout, stderr string, code int)
 	if r.stdout != nil {
 		cmd.Stdout = r.stdout
 	}
+	cmd.ExtraFiles = r.extra
 	if r.uid != 0 {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(r.uid), Gid: uint32(r.uid)}}
 	}
@@ -427,8 +433,13 @@ func TestEndToEndFullDisk(t *testing.T) {
 func TestEndToEndCheck(t *testing.T) {
 	bin := buildBinary(t)
 
-	// A binary gets 20 lines and a summary, and all of them with -max 0.
+	// A binary gets one line; with -binary, 20 lines and a summary, and
+	// all of them with -max 0 too.
 	stdout, stderr, code := e2eRun{args: []string{"check", bin}}.exec(t, bin)
+	if !strings.HasPrefix(stdout, bin+": binary file, ") || strings.Count(stdout, "\n") != 1 || stderr != "" || code != exitInvalid {
+		t.Errorf("check BINARY: %q, %q, %d; want one line and exit 1", stdout, stderr, code)
+	}
+	stdout, stderr, code = e2eRun{args: []string{"check", "-binary", bin}}.exec(t, bin)
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
 	if code != exitInvalid || stderr != "" || len(lines) != defaultMax+2 || !strings.HasPrefix(lines[defaultMax], bin+": and ") {
 		t.Fatalf("check BINARY: %d lines, %q, %d; want %d and exit 1:\n%s", len(lines), stderr, code, defaultMax+2, stdout)
@@ -440,7 +451,7 @@ func TestEndToEndCheck(t *testing.T) {
 	if _, err := fmt.Sscanf(lines[defaultMax+1], bin+": %d ill-formed subparts (%d bytes)", &total, &nbytes); err != nil || total != more+defaultMax {
 		t.Errorf("%q: %v; want %d subparts", lines[defaultMax+1], err, more+defaultMax)
 	}
-	all, _, _ := e2eRun{args: []string{"check", "-max", "0", bin}}.exec(t, bin)
+	all, _, _ := e2eRun{args: []string{"check", "-binary", "-max", "0", bin}}.exec(t, bin)
 	if n := strings.Count(all, "\n"); n != total+1 {
 		t.Errorf("check -max 0 BINARY: %d lines; want %d", n, total+1)
 	}
@@ -513,4 +524,366 @@ func TestEndToEndReadError(t *testing.T) {
 		t.Errorf("the output changed after a read error: %+v; was %+v", got, before)
 	}
 	noTemps(t, dir)
+}
+
+// TestEndToEndOutputKinds runs fix -o into each kind of file that is not a
+// regular file, and into regular files reached through descriptors: each
+// is written directly, and a file opened for appending is appended to.
+func TestEndToEndOutputKinds(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	writeFile(t, dir, "in.txt", []byte("caf\xe9\n"))
+	const want = "caf\uFFFD\n"
+	fix := func(t *testing.T, out string, r e2eRun) {
+		t.Helper()
+		r.args, r.dir = []string{"fix", "-o", out, "in.txt"}, dir
+		_, stderr, code := r.exec(t, bin)
+		if stderr != "" || code != exitOK {
+			t.Errorf("fix -o %s: %q, %d; want nothing, 0", out, stderr, code)
+		}
+		noTemps(t, dir)
+	}
+	// appendTo opens a log holding one line, as the shell's >> does.
+	appendTo := func(t *testing.T) (*os.File, fileID) {
+		log := writeFile(t, dir, "app.log", []byte("earlier line\n"))
+		f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f, identify(t, log)
+	}
+	checkLog := func(t *testing.T, before fileID) {
+		t.Helper()
+		after := identify(t, filepath.Join(dir, "app.log"))
+		if after.data != "earlier line\n"+want || after.ino != before.ino {
+			t.Errorf("app.log: %q, inode %d; want %q, inode %d", after.data, after.ino, "earlier line\n"+want, before.ino)
+		}
+	}
+
+	for _, out := range []string{"/dev/stdout", "/proc/self/fd/1", "/dev/fd/1", "stdout-link"} {
+		t.Run(">> FILE, -o "+out, func(t *testing.T) {
+			os.Remove(filepath.Join(dir, "stdout-link"))
+			if err := os.Symlink("/dev/stdout", filepath.Join(dir, "stdout-link")); err != nil {
+				t.Fatal(err)
+			}
+			f, before := appendTo(t)
+			fix(t, out, e2eRun{stdout: f})
+			checkLog(t, before)
+		})
+	}
+	t.Run("3>> FILE, -o /dev/fd/3", func(t *testing.T) {
+		f, before := appendTo(t)
+		fix(t, "/dev/fd/3", e2eRun{extra: []*os.File{f}})
+		checkLog(t, before)
+	})
+	t.Run("2>> FILE, -o /dev/stderr", func(t *testing.T) {
+		f, before := appendTo(t)
+		cmd := exec.Command(bin, "fix", "-o", "/dev/stderr", "in.txt")
+		cmd.Dir, cmd.Stderr = dir, f
+		if out, err := cmd.Output(); err != nil || len(out) > 0 {
+			t.Errorf("fix -o /dev/stderr: %q, %v", out, err)
+		}
+		checkLog(t, before)
+	})
+	t.Run("-o /dev/null", func(t *testing.T) {
+		fix(t, "/dev/null", e2eRun{})
+		if fi, err := os.Stat("/dev/null"); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
+			t.Errorf("/dev/null is no longer a device: %v, %v", fi.Mode(), err)
+		}
+	})
+	// reader reads r to its end in the background.
+	reader := func(r func() (*os.File, error)) <-chan string {
+		c := make(chan string, 1)
+		go func() {
+			f, err := r()
+			if err != nil {
+				c <- err.Error()
+				return
+			}
+			defer f.Close()
+			b, err := io.ReadAll(f)
+			if err != nil {
+				c <- err.Error()
+			}
+			c <- string(b)
+		}()
+		return c
+	}
+	t.Run("-o FIFO", func(t *testing.T) {
+		fifo := filepath.Join(dir, "fifo")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got := reader(func() (*os.File, error) { return os.Open(fifo) })
+		fix(t, "fifo", e2eRun{})
+		if s := <-got; s != want {
+			t.Errorf("read from the FIFO: %q; want %q", s, want)
+		}
+		if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+			t.Errorf("the FIFO is no longer one: %v, %v", fi.Mode(), err)
+		}
+	})
+	// viaStdout runs fix -o /dev/stdout with w, one end of a pipe or a
+	// socket pair, as its standard output, and reads the other end r.
+	viaStdout := func(t *testing.T, r, w *os.File) {
+		got := reader(func() (*os.File, error) { return r, nil })
+		fix(t, "/dev/stdout", e2eRun{stdout: w})
+		w.Close()
+		if s := <-got; s != want {
+			t.Errorf("read: %q; want %q", s, want)
+		}
+	}
+	t.Run("| pipe, -o /dev/stdout", func(t *testing.T) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		viaStdout(t, r, w)
+	})
+	t.Run("socket pair, -o /dev/stdout", func(t *testing.T) {
+		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		viaStdout(t, os.NewFile(uintptr(fds[0]), "r"), os.NewFile(uintptr(fds[1]), "w"))
+	})
+	t.Run("-o SOCKET", func(t *testing.T) {
+		l, err := net.Listen("unix", filepath.Join(dir, "sock"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		got := reader(func() (*os.File, error) {
+			c, err := l.Accept()
+			if err != nil {
+				return nil, err
+			}
+			defer c.Close()
+			return c.(*net.UnixConn).File()
+		})
+		fix(t, "sock", e2eRun{})
+		if s := <-got; s != want {
+			t.Errorf("read from the socket: %q; want %q", s, want)
+		}
+	})
+	t.Run("-o TERMINAL", func(t *testing.T) {
+		ptm, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+		if err != nil {
+			t.Skip(err)
+		}
+		defer ptm.Close()
+		if err := unix.IoctlSetPointerInt(int(ptm.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+			t.Skip(err)
+		}
+		n, err := unix.IoctlGetInt(int(ptm.Fd()), unix.TIOCGPTN)
+		if err != nil {
+			t.Skip(err)
+		}
+		pts := fmt.Sprintf("/dev/pts/%d", n)
+		// Keep the terminal open, so that its output waits to be read.
+		keep, err := os.OpenFile(pts, os.O_RDWR|syscall.O_NOCTTY, 0)
+		if err != nil {
+			t.Skip(err)
+		}
+		defer keep.Close()
+		fix(t, pts, e2eRun{})
+		buf := make([]byte, 64)
+		ptm.SetReadDeadline(time.Now().Add(10 * time.Second))
+		k, err := ptm.Read(buf)
+		// The terminal turns "\n" into "\r\n".
+		if got := strings.ReplaceAll(string(buf[:k]), "\r\n", "\n"); got != want {
+			t.Errorf("read from the terminal: %q, %v; want %q", got, err, want)
+		}
+	})
+	t.Run("-o /dev/stdin", func(t *testing.T) {
+		_, stderr, code := e2eRun{args: []string{"fix", "-o", "/dev/stdin", "in.txt"}, dir: dir}.exec(t, bin)
+		if want := "utf8stream: /dev/stdin: standard input is not an output\n"; stderr != want || code != exitError {
+			t.Errorf("fix -o /dev/stdin: %q, %d; want %q, 2", stderr, code, want)
+		}
+	})
+	t.Run("-o /dev/fd/9, closed", func(t *testing.T) {
+		_, stderr, code := e2eRun{args: []string{"fix", "-o", "/dev/fd/9", "in.txt"}, dir: dir}.exec(t, bin)
+		if want := "utf8stream: /dev/fd/9: open: bad file descriptor\n"; stderr != want || code != exitError {
+			t.Errorf("fix -o /dev/fd/9: %q, %d; want %q, 2", stderr, code, want)
+		}
+	})
+}
+
+// waitTemp waits until dir holds a temporary file of -o or -w with data in
+// it, and returns its path.
+func waitTemp(t *testing.T, dir string, cmd *exec.Cmd) string {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, name := range listDir(t, dir) {
+			if strings.Contains(name, ".utf8stream-") {
+				if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.Size() > 0 {
+					return filepath.Join(dir, name)
+				}
+			}
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	cmd.Process.Kill()
+	t.Fatalf("no temporary file appeared in %s", dir)
+	return ""
+}
+
+// stopMidway writes data to big.txt in dir, starts the command args, which
+// rewrites it, and stops it with SIGSTOP while its temporary file holds
+// less than half of the result. It tries a few times before it gives up.
+func stopMidway(t *testing.T, dir string, data []byte, stderr *bytes.Buffer, args ...string) *exec.Cmd {
+	t.Helper()
+	for range 5 {
+		writeFile(t, dir, "big.txt", data)
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = dir
+		if stderr != nil {
+			cmd.Stderr = stderr
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		tmp := waitTemp(t, dir, cmd)
+		cmd.Process.Signal(syscall.SIGSTOP)
+		if ti, err := os.Stat(tmp); err == nil && ti.Size() < int64(len(data))/2 {
+			return cmd
+		}
+		cmd.Process.Signal(syscall.SIGCONT)
+		cmd.Wait()
+		if stderr != nil {
+			stderr.Reset()
+		}
+	}
+	t.Skip("could not stop the run mid-way in five tries")
+	return nil
+}
+
+// diedOf fails unless cmd, waited for, ended by the signal sig, and so
+// with the status 128 + sig in a shell.
+func diedOf(t *testing.T, cmd *exec.Cmd, sig syscall.Signal, stderr *bytes.Buffer) {
+	t.Helper()
+	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if !ws.Signaled() || ws.Signal() != sig || stderr.Len() > 0 {
+		t.Errorf("%q: %v, stderr %q; want killed by %v and nothing", cmd.Args, cmd.ProcessState, stderr, sig)
+	}
+}
+
+func TestEndToEndSignals(t *testing.T) {
+	bin := buildBinary(t)
+	big := bytes.Repeat([]byte("caf\xe9 au lait\n"), 16<<20/14)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		// -o with its input from a pipe, fed in part: the signal comes
+		// mid-way, whatever the speed of the machine.
+		t.Run("-o/"+sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			out := writeFile(t, dir, "out.txt", []byte("old\n"))
+			before := identify(t, out)
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pw.Close()
+			var stderr bytes.Buffer
+			cmd := exec.Command(bin, "fix", "-o", "out.txt")
+			cmd.Dir, cmd.Stdin, cmd.Stderr = dir, pr, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			pr.Close()
+			if _, err := pw.Write(big[:32<<10]); err != nil {
+				t.Fatal(err)
+			}
+			waitTemp(t, dir, cmd)
+			cmd.Process.Signal(sig)
+			cmd.Wait()
+			diedOf(t, cmd, sig, &stderr)
+			if after := identify(t, out); after != before {
+				t.Errorf("out.txt changed: %+v; was %+v", after, before)
+			}
+			noTemps(t, dir)
+		})
+		// -w on a large file: the run is stopped while its temporary file
+		// holds less than half of the result, so that the signal lands
+		// mid-way.
+		t.Run("-w/"+sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			var stderr bytes.Buffer
+			cmd := stopMidway(t, dir, big, &stderr, bin, "fix", "-w", "big.txt")
+			f := filepath.Join(dir, "big.txt")
+			before := identify(t, f)
+			cmd.Process.Signal(sig)
+			cmd.Process.Signal(syscall.SIGCONT)
+			cmd.Wait()
+			diedOf(t, cmd, sig, &stderr)
+			if after := identify(t, f); after != before {
+				t.Errorf("big.txt changed: inode %d, %d bytes; was %d, %d", after.ino, len(after.data), before.ino, len(before.data))
+			}
+			noTemps(t, dir)
+		})
+	}
+
+	// SIGKILL cannot be caught: its temporary file stays, and a later run
+	// says where it is once it is old enough to be no other run's.
+	t.Run("SIGKILL", func(t *testing.T) {
+		dir := t.TempDir()
+		f := filepath.Join(dir, "big.txt")
+		cmd := stopMidway(t, dir, big, nil, bin, "fix", "-w", "big.txt")
+		tmp := waitTemp(t, dir, cmd)
+		cmd.Process.Kill()
+		cmd.Wait()
+		if err := os.WriteFile(f, []byte("caf\xe9\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := e2eRun{args: []string{"fix", "-w", "big.txt"}, dir: dir}.exec(t, bin)
+		if stderr != "" || code != exitOK {
+			t.Errorf("fix -w beside a fresh temporary file: %q, %d; want nothing, 0", stderr, code)
+		}
+		if err := os.Chtimes(tmp, past, past); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(f, []byte("caf\xe9\n"), 0o644)
+		for _, args := range [][]string{{"fix", "-w", "big.txt"}, {"fix", "-o", "big.txt", "-"}} {
+			_, stderr, code = e2eRun{args: args, dir: dir}.exec(t, bin)
+			want := "utf8stream: " + filepath.Base(tmp) + ": temporary file of an interrupted run, last written " +
+				past.Local().Format("2006-01-02 15:04:05") + "; remove it if no other utf8stream is at work on it\n"
+			if stderr != want || code != exitOK {
+				t.Errorf("%q beside an old temporary file: %q, %d; want %q, 0", args, stderr, code, want)
+			}
+		}
+		if _, err := os.Stat(tmp); err != nil {
+			t.Errorf("the old temporary file was removed: %v", err)
+		}
+	})
+
+	// A signal ignored from the start, as under nohup, stays ignored.
+	t.Run("ignored SIGHUP", func(t *testing.T) {
+		dir := t.TempDir()
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr bytes.Buffer
+		cmd := exec.Command("/bin/sh", "-c", `trap "" HUP; exec "$0" "$@"`, bin, "fix", "-o", "out.txt")
+		cmd.Dir, cmd.Stdin, cmd.Stderr = dir, pr, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Skip(err)
+		}
+		pr.Close()
+		pw.Write(big[:32<<10])
+		waitTemp(t, dir, cmd)
+		cmd.Process.Signal(syscall.SIGHUP)
+		pw.Write([]byte("end\xff"))
+		pw.Close()
+		if err := cmd.Wait(); err != nil || stderr.Len() > 0 {
+			t.Errorf("fix -o under nohup: %v, %q; want it to finish", err, stderr.String())
+		}
+		got, _ := os.ReadFile(filepath.Join(dir, "out.txt"))
+		want := bytes.ReplaceAll(append(big[:32<<10:32<<10], "end\xff"...), []byte{0xe9}, []byte("\uFFFD"))
+		want = bytes.ReplaceAll(want, []byte{0xff}, []byte("\uFFFD"))
+		if !bytes.Equal(got, want) {
+			t.Errorf("out.txt: %d bytes ending %q; want %d", len(got), got[max(len(got)-20, 0):], len(want))
+		}
+	})
 }

@@ -11,7 +11,7 @@ import (
 
 var fixCommand = &command{
 	name:     "fix",
-	synopsis: "[-policy P] [-o OUT | -w] [-stats] [FILE...]",
+	synopsis: "[-policy P] [-o OUT | -w] [-binary] [-stats] [FILE | DIR...]",
 	doc: `Fix writes the named files, or standard input when there is no FILE or FILE
 is -, with each ill-formed subpart of UTF-8 repaired by the policy:
 
@@ -30,7 +30,16 @@ and goes through the policy as one unit.
 Each file is a stream of its own: a sequence cut at the end of one file is
 not completed by the next. Files are converted in parallel, one per
 processor; their output and messages come in the order given. Flags may
-follow file names; -- ends the flags.
+follow file names; -- ends the flags. A directory is walked as gofmt -l
+walks one: its regular files in lexical order, without symbolic links or
+names that start with a dot, such as .git.
+
+With -o or -w, a file that looks binary is left alone and reported as
+"NAME: binary file, skipped (WHY)", unless -binary is given. A file looks
+binary, as to grep -I, when its first 8 KiB (of the first read, on a pipe)
+hold a NUL byte, or when it starts with the signature of PNG, JPEG, GIF,
+PDF, ELF, Mach-O, gzip, bzip2, xz, zstd, zip or 7z. When every input is
+skipped, OUT stays as it was.
 
 The output goes to standard output, to OUT with -o, or with -w over each
 file. Fix refuses an output that is one of the inputs, standard input
@@ -38,7 +47,10 @@ included. -o and -w write a temporary file .NAME.utf8stream-XXXX beside the
 file they replace, sync it, and put it in place only when all went well:
 on an error the file stays as it was. So does OUT after an I/O error on any
 input; reject still writes the valid prefix. An OUT that is not a regular
-file, such as /dev/stdout or a pipe, is written directly.
+file (a pipe, a FIFO, a terminal, a socket, /dev/null) is written directly,
+never replaced, and so is a name for an open descriptor (/dev/stdout,
+/dev/stderr, /dev/fd/N) whatever file it leads to: with >> app.log,
+-o /dev/stdout appends to app.log.
 
 -w leaves a file whose result is its own content untouched: same inode,
 same modification time. It follows symbolic links. It refuses a file it
@@ -48,18 +60,24 @@ owner when the system allows it. A file with several hard links is
 rewritten in place, once the temporary file holds the whole result, so
 that every link sees the fix; the space is reserved first, and should the
 write still fail, the message names the temporary file, which is kept.
-A fix killed mid-way can leave a .NAME.utf8stream-XXXX file behind: the
-file itself is then as it was, unless fix was rewriting a hard-linked file
-in place, and the temporary file holds the whole result.
+SIGINT (Ctrl-C), SIGTERM and SIGHUP remove the temporary files and end fix
+by the same signal (the shell shows status 130, 143 or 129): each file is
+then as it was or wholly fixed. Only a fix killed mid-way by SIGKILL or a
+crash can leave a .NAME.utf8stream-XXXX file behind: the file itself is
+then as it was, unless fix was rewriting a hard-linked file in place, and
+the temporary file holds the whole result. A later -o or -w of that file
+says where such a file is, once it is a minute old, and leaves it.
 
-Exit status: 0 on success, 1 when -policy reject met ill-formed UTF-8, 2
-after a usage error or an I/O error.
+Exit status: 0 on success (binary files skipped included), 1 when -policy
+reject met ill-formed UTF-8, 2 after a usage error or an I/O error.
 
 Examples:
 
 	utf8stream fix notes.txt > clean.txt
 	utf8stream fix -policy reject -o clean.txt notes.txt
 	utf8stream fix -policy surrogateescape -w *.log
+	utf8stream fix -w src/
+	utf8stream fix -o /dev/stdout notes.txt >> all.txt
 	tail -f app.log | utf8stream fix -policy windows1252
 	utf8stream fix -policy backslashreplace app.log | grep '\\x'
 	utf8stream fix -bmp-only -o utf8mb3.sql dump.sql

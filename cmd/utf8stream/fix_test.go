@@ -302,13 +302,13 @@ func TestFixInPlace(t *testing.T) {
 		t.Errorf("fix -w LINK: %q, link mode %v, %q, %d; want %q, still a link", got, fi.Mode(), stderr, code, "x")
 	}
 
-	// Neither a directory nor a missing file is rewritten, and the others are.
+	// Neither a device nor a missing file is rewritten, and the others are.
 	os.WriteFile(a, []byte("y\x80"), 0o640)
 	missing := filepath.Join(dir, "missing")
-	_, stderr, code = runCLI(t, nil, "fix", "-w", "-policy", "drop", dir, missing, a)
+	_, stderr, code = runCLI(t, nil, "fix", "-w", "-policy", "drop", os.DevNull, missing, a)
 	got, _ = os.ReadFile(a)
 	if string(got) != "y" || code != exitError || !strings.Contains(stderr, "not a regular file") || !strings.Contains(stderr, missing+": lstat: "+syscall.ENOENT.Error()) {
-		t.Errorf("fix -w DIR MISSING FILE: %q, %q, %d; want the file fixed and exit 2", got, stderr, code)
+		t.Errorf("fix -w DEVICE MISSING FILE: %q, %q, %d; want the file fixed and exit 2", got, stderr, code)
 	}
 }
 

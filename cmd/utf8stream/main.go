@@ -2,9 +2,9 @@
 //
 // Usage:
 //
-//	utf8stream check [-q | -l | -json] [-max N] [FILE...]
-//	utf8stream fix [-policy P] [-o OUT | -w] [-stats] [FILE...]
-//	utf8stream restore -policy surrogateescape|optu8 [-o OUT | -w] [FILE...]
+//	utf8stream check [-q | -l | -json] [-max N] [-binary] [FILE | DIR...]
+//	utf8stream fix [-policy P] [-o OUT | -w] [-binary] [-stats] [FILE | DIR...]
+//	utf8stream restore -policy surrogateescape|optu8 [-o OUT | -w] [-binary] [FILE | DIR...]
 //	utf8stream help COMMAND
 //	utf8stream -version
 //
@@ -12,14 +12,19 @@
 // with their line, column and offset, and counts them all. Fix writes the
 // input with each ill-formed subpart repaired by a policy of package
 // utf8stream; with -o or -w it writes a temporary file and replaces the
-// output only when all went well. Restore undoes fix for the two policies
-// that escape ill-formed bytes reversibly. With no FILE, or when FILE is -,
-// they read standard input. Several files are handled in parallel and
-// reported in the order given. Run "utf8stream help COMMAND" for the flags
-// of each.
+// output only when all went well; an output that is not a regular file,
+// such as /dev/stdout, is written directly. Restore undoes fix for the two
+// policies that escape ill-formed bytes reversibly. With no FILE, or when
+// FILE is -, they read standard input; a DIR is walked for its regular
+// files, as gofmt -l does. Fix and restore skip the files that look binary
+// under -o and -w, unless -binary is given. Several files are handled in
+// parallel and reported in the order given. Run "utf8stream help COMMAND"
+// for the flags of each.
 //
 // The exit status is 0 on success, 1 when check finds or fix -policy reject
-// meets ill-formed UTF-8, and 2 after a usage error or an I/O error.
+// meets ill-formed UTF-8, and 2 after a usage error or an I/O error. On
+// SIGINT, SIGTERM or SIGHUP the commands remove their temporary files and
+// end by the signal.
 package main
 
 import (
@@ -41,6 +46,7 @@ const (
 )
 
 func main() {
+	catchSignals()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -79,26 +85,28 @@ const mainDoc = `utf8stream checks, repairs and restores UTF-8 in files and pipe
 
 Usage:
 
-	utf8stream check [-q | -l | -json] [-max N] [FILE...]
-	utf8stream fix [-policy P] [-o OUT | -w] [-stats] [FILE...]
-	utf8stream restore -policy surrogateescape|optu8 [-o OUT | -w] [FILE...]
+	utf8stream check [-q | -l | -json] [-max N] [-binary] [FILE | DIR...]
+	utf8stream fix [-policy P] [-o OUT | -w] [-binary] [-stats] [FILE | DIR...]
+	utf8stream restore -policy surrogateescape|optu8 [-o OUT | -w] [-binary] [FILE | DIR...]
 	utf8stream help COMMAND
 	utf8stream -version
 
-With no FILE, or when FILE is -, the commands read standard input.
-They stream: memory use does not grow with the size of the input.
+With no FILE, or when FILE is -, the commands read standard input; a DIR
+is walked for its regular files, as gofmt -l does. They stream: memory
+use does not grow with the size of the input.
 They work on several files in parallel, one per processor, and report
 in the order of the arguments. Flags may follow file names; -- ends them.
 
 Exit status: 0 on success, 1 when check finds ill-formed UTF-8 or
-fix -policy reject refuses it, 2 after a usage error or an I/O error.
+fix -policy reject refuses it, 2 after a usage error or an I/O error;
+128 + N when signal N interrupted the run, its temporary files removed.
 
 Examples:
 
 	utf8stream check notes.txt
 	utf8stream fix -policy replace -o clean.txt notes.txt
-	utf8stream fix -policy surrogateescape -w data.bin
-	utf8stream restore -policy surrogateescape -w data.bin
+	utf8stream fix -policy surrogateescape -binary -w data.bin
+	utf8stream restore -policy surrogateescape -binary -w data.bin
 
 Run "utf8stream help COMMAND" for the flags of a command.
 `
@@ -203,7 +211,8 @@ func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	if err := s.validate(set, files); err != nil {
 		return usageError(stderr, c.name, err.Error())
 	}
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: isTerminal(stderr)}
+	files, walkErrs := expand(files)
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: isTerminal(stderr), walkErrs: walkErrs}
 	return s.exec(e, files)
 }
 

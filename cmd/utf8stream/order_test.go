@@ -140,7 +140,7 @@ func TestParallelFiles(t *testing.T) {
 		stdout, _, _ := runCLI(t, nil, "fix", "-policy", "windows1252", name)
 		want[name] = stdout
 	}
-	_, stderr, code := runCLI(t, nil, append([]string{"fix", "-w", "-policy", "windows1252"}, files...)...)
+	_, stderr, code := runCLI(t, nil, append([]string{"fix", "-w", "-binary", "-policy", "windows1252"}, files...)...)
 	if code != exitError || strings.Count(stderr, syscall.ENOENT.Error()) != 6 {
 		t.Errorf("fix -w: %d, %q; want 2 and six missing files", code, stderr)
 	}

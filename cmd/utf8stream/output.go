@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"flag"
@@ -11,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 )
 
 // A filter writes the converted form of one input to w, and its messages
@@ -24,16 +24,36 @@ type invalidInput struct{}
 
 func (*invalidInput) Error() string { return "ill-formed UTF-8" }
 
+// errSkipped is what a filter returns for an input that it leaves alone,
+// having said why.
+var errSkipped = errors.New("skipped")
+
 // outputFlags are the flags that say where fix and restore write.
 type outputFlags struct {
 	out     string
 	inPlace bool
+	binary  bool
 }
 
-// define adds -o and -w to fs.
+// define adds -o, -w and -binary to fs.
 func (o *outputFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.out, "o", "", "write the output to `OUT` instead of standard output")
 	fs.BoolVar(&o.inPlace, "w", false, "rewrite each file in place")
+	fs.BoolVar(&o.binary, "binary", false, "with -o or -w, convert files that look binary too, rather than skip them")
+}
+
+// skipBinary reports whether in, the input shown as name, is to be left
+// alone because it looks binary, and if so says so.
+func (e *env) skipBinary(o *outputFlags, in *input, name string) bool {
+	if o.binary {
+		return false
+	}
+	kind := in.binaryKind()
+	if kind == "" {
+		return false
+	}
+	e.errorf(name, "binary file, skipped (%s)", kind)
+	return true
 }
 
 func (o *outputFlags) validate(files []string) error {
@@ -53,7 +73,7 @@ func (o *outputFlags) validate(files []string) error {
 func (e *env) status(name string, err error) int {
 	var ii *invalidInput
 	switch {
-	case err == nil:
+	case err == nil, err == errSkipped:
 		return exitOK
 	case errors.As(err, &ii):
 		return exitInvalid
@@ -67,7 +87,7 @@ func (e *env) status(name string, err error) int {
 func isOutputError(err error) bool {
 	var ii *invalidInput
 	var re *readError
-	return err != nil && !errors.As(err, &ii) && !errors.As(err, &re)
+	return err != nil && err != errSkipped && !errors.As(err, &ii) && !errors.As(err, &re)
 }
 
 // filterFiles runs f on each file and writes the results where o says: one
@@ -76,7 +96,7 @@ func isOutputError(err error) bool {
 func (e *env) filterFiles(files []string, o *outputFlags, f filter) int {
 	if o.inPlace {
 		status, _ := e.each(files, func(e *env, name string) int {
-			return e.rewriteStatus(name, f)
+			return e.rewriteStatus(name, o, f)
 		})
 		return status
 	}
@@ -88,7 +108,7 @@ func (e *env) filterFiles(files []string, o *outputFlags, f filter) int {
 				return exitError
 			}
 		}
-		status, err := e.concat(files, f, e.stdout)
+		status, _, err := e.concat(files, nil, f, e.stdout)
 		if err != nil {
 			e.ioError("<stdout>", err)
 			return exitError
@@ -102,7 +122,7 @@ func (e *env) filterFiles(files []string, o *outputFlags, f filter) int {
 		e.errorf(oname, "%s", describeIOError(err))
 		return exitError
 	}
-	status, err := e.concat(files, f, out)
+	status, written, err := e.concat(files, o, f, out)
 	switch {
 	case err != nil:
 		out.abort()
@@ -112,6 +132,10 @@ func (e *env) filterFiles(files []string, o *outputFlags, f filter) int {
 		out.abort()
 		e.errorf(oname, "%s after the errors above", out.unchanged())
 		return exitError
+	case written == 0 && len(files) > 0:
+		// Every input was skipped: nothing replaces OUT.
+		out.abort()
+		return status
 	}
 	if err := out.commit(); err != nil {
 		var pw *partialWrite
@@ -126,13 +150,20 @@ func (e *env) filterFiles(files []string, o *outputFlags, f filter) int {
 }
 
 // concat writes the results of f on files one after another to w, and
-// returns the worst exit status and the first error of w.
-func (e *env) concat(files []string, f filter, w io.Writer) (int, error) {
+// returns the worst exit status, how many files were not skipped, and the
+// first error of w. With o, it skips the files that look binary, unless
+// o.binary is set.
+func (e *env) concat(files []string, o *outputFlags, f filter, w io.Writer) (int, int64, error) {
 	je := *e
 	je.stdout = w
-	return je.each(files, func(e *env, name string) int {
-		bw := bufio.NewWriterSize(e.stdout, bufSize)
-		err := e.filterOne(bw, name, f)
+	var written atomic.Int64
+	status, err := je.each(files, func(e *env, name string) int {
+		bw := newBufWriter(e.stdout)
+		defer freeBufWriter(bw)
+		err := e.filterOne(bw, name, o, f)
+		if err != errSkipped {
+			written.Add(1)
+		}
 		// Whatever the input, what was written stays written: under
 		// reject that is the valid prefix.
 		if ferr := bw.Flush(); ferr != nil && err == nil {
@@ -145,15 +176,20 @@ func (e *env) concat(files []string, f filter, w io.Writer) (int, error) {
 		}
 		return e.status(displayName(name), err)
 	})
+	return status, written.Load(), err
 }
 
-// filterOne opens the input name and runs f on it.
-func (e *env) filterOne(w io.Writer, name string, f filter) error {
+// filterOne opens the input name and runs f on it, unless o says to skip
+// it.
+func (e *env) filterOne(w io.Writer, name string, o *outputFlags, f filter) error {
 	in, err := e.open(name)
 	if err != nil {
 		return &readError{err}
 	}
 	defer in.Close()
+	if o != nil && e.skipBinary(o, in, displayName(name)) {
+		return errSkipped
+	}
 	return f(e, w, in, displayName(name))
 }
 
@@ -184,20 +220,27 @@ func (e *env) sameFile(stat func() (fs.FileInfo, error), files []string) error {
 }
 
 // An output is where -o writes: a regular file, replaced through an
-// atomicFile, or another kind of file, such as /dev/stdout or a pipe,
-// written directly.
+// atomicFile, or another kind of file, such as /dev/stdout, a pipe or a
+// terminal, written directly.
 type output struct {
 	io.Writer
-	atomic *atomicFile // nil for a file written directly
-	direct *os.File
+	atomic *atomicFile  // nil for a file written directly
+	close  func() error // closes a file written directly; nil: nothing to close
 	exists bool
 }
 
-// createOutput opens the output name for the inputs files.
+// createOutput opens the output name for the inputs files. A name that
+// stands for an open descriptor, such as /dev/stdout, is written through
+// that descriptor, whatever it leads to: a file opened for appending gets
+// appended to.
 func (e *env) createOutput(name string, files []string) (*output, error) {
+	if fd, ok := descriptorPath(name); ok {
+		return e.descriptorOutput(fd, name, files)
+	}
 	fi, err := os.Stat(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		e.noteLeftovers(name)
 		a, err := createAtomic(name, nil)
 		if err != nil {
 			return nil, err
@@ -210,16 +253,22 @@ func (e *env) createOutput(name string, files []string) (*output, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_TRUNC, 0)
+		var f *os.File
+		if fi.Mode()&fs.ModeSocket != 0 {
+			f, err = dialSocket(name)
+		} else {
+			f, err = os.OpenFile(name, os.O_WRONLY, 0)
+		}
 		if err != nil {
 			return nil, err
 		}
-		return &output{Writer: f, direct: f, exists: true}, nil
+		return &output{Writer: f, close: f.Close, exists: true}, nil
 	}
 	path, err := filepath.EvalSymlinks(name)
 	if err != nil {
 		return nil, err
 	}
+	e.noteLeftovers(path)
 	a, err := createAtomic(path, fi)
 	if err != nil {
 		return nil, err
@@ -227,10 +276,45 @@ func (e *env) createOutput(name string, files []string) (*output, error) {
 	return &output{Writer: a, atomic: a, exists: true}, nil
 }
 
+// descriptorOutput returns the output that writes to the open descriptor
+// fd, which name stands for: standard output and standard error are the
+// command's own.
+func (e *env) descriptorOutput(fd int, name string, files []string) (*output, error) {
+	o := &output{exists: true}
+	var stat func() (fs.FileInfo, error)
+	switch fd {
+	case 0:
+		return nil, errors.New("standard input is not an output")
+	case 1, 2:
+		o.Writer = e.stdout
+		if fd == 2 {
+			o.Writer = e.stderr
+		}
+		if f, ok := o.Writer.(*os.File); ok {
+			stat = f.Stat
+		}
+	default:
+		f, err := openDescriptor(fd, name)
+		if err != nil {
+			return nil, err
+		}
+		o.Writer, o.close, stat = f, f.Close, f.Stat
+	}
+	if stat != nil {
+		if err := e.sameFile(stat, files); err != nil {
+			if o.close != nil {
+				o.close()
+			}
+			return nil, err
+		}
+	}
+	return o, nil
+}
+
 // unchanged says what became of the output after an error.
 func (o *output) unchanged() string {
 	switch {
-	case o.direct != nil:
+	case o.atomic == nil:
 		return "output incomplete"
 	case o.exists:
 		return "file left unchanged"
@@ -241,8 +325,8 @@ func (o *output) unchanged() string {
 func (o *output) abort() {
 	if o.atomic != nil {
 		o.atomic.abort()
-	} else {
-		o.direct.Close()
+	} else if o.close != nil {
+		o.close()
 	}
 }
 
@@ -250,13 +334,16 @@ func (o *output) commit() error {
 	if o.atomic != nil {
 		return o.atomic.commit()
 	}
-	return o.direct.Close()
+	if o.close != nil {
+		return o.close()
+	}
+	return nil
 }
 
 // rewriteStatus rewrites the file name with f, reports any error, and
 // returns the exit status.
-func (e *env) rewriteStatus(name string, f filter) int {
-	err := e.rewrite(name, f)
+func (e *env) rewriteStatus(name string, o *outputFlags, f filter) int {
+	err := e.rewrite(name, o, f)
 	var pw *partialWrite
 	switch {
 	case errors.As(err, &pw):
@@ -271,9 +358,12 @@ func (e *env) rewriteStatus(name string, f filter) int {
 
 // rewrite runs f on the file name and replaces the file with the result,
 // through an atomicFile. It leaves a file whose result is its own content
-// untouched. A symbolic link is followed, and the file it points to
-// replaced.
-func (e *env) rewrite(name string, f filter) (err error) {
+// untouched, and so is a file that looks binary, unless o.binary is set. A
+// symbolic link is followed, and the file it points to replaced.
+func (e *env) rewrite(name string, o *outputFlags, f filter) (err error) {
+	if err, ok := e.walkErrs[name]; ok {
+		return &readError{err}
+	}
 	path, err := filepath.EvalSymlinks(name)
 	if err != nil {
 		return &readError{err}
@@ -291,6 +381,7 @@ func (e *env) rewrite(name string, f filter) (err error) {
 	if !in.fi.Mode().IsRegular() {
 		return &readError{errors.New("not a regular file; -w rewrites regular files only")}
 	}
+	e.noteLeftovers(path)
 	w := &rewriter{path: path, in: in}
 	defer func() {
 		if err != nil {
@@ -300,7 +391,11 @@ func (e *env) rewrite(name string, f filter) (err error) {
 	if in.data != nil {
 		defer catchFaults(&err)()
 	}
-	bw := bufio.NewWriterSize(w, bufSize)
+	if e.skipBinary(o, in, displayName(name)) {
+		return errSkipped
+	}
+	bw := newBufWriter(w)
+	defer freeBufWriter(bw)
 	if err := f(e, bw, in, displayName(name)); err != nil {
 		return err
 	}

@@ -12,14 +12,16 @@ import (
 
 var restoreCommand = &command{
 	name:     "restore",
-	synopsis: "-policy surrogateescape|optu8 [-o OUT | -w] [FILE...]",
+	synopsis: "-policy surrogateescape|optu8 [-o OUT | -w] [-binary] [FILE | DIR...]",
 	doc: `Restore undoes fix -policy surrogateescape or fix -policy optu8: it turns
 each escape back into the byte it stands for and copies everything else, so
 that fix followed by restore with the same policy (and the same -no-nul)
 gives back the original bytes of every file. It reads the named files, or
 standard input when there is no FILE or FILE is -, and writes like fix: to
 standard output, to OUT with -o, or over each file with -w, in parallel,
-through temporary files (see utf8stream help fix).
+through temporary files; it walks directories, and skips the files that
+look binary under -o and -w unless -binary is given
+(see utf8stream help fix).
 
 Exit status: 0 on success, 2 after a usage error or an I/O error.
 

@@ -71,10 +71,10 @@ func TestRoundTripFiles(t *testing.T) {
 		fixed := filepath.Join(dir, "fixed")
 		back := filepath.Join(dir, "back")
 		for _, args := range [][]string{
-			{"fix", "-policy", policy, "-o", fixed, files[0]},
-			{"restore", "-policy", policy, "-o", back, fixed},
-			{"fix", "-policy", policy, "-w"},
-			{"restore", "-policy", policy, "-w"},
+			{"fix", "-binary", "-policy", policy, "-o", fixed, files[0]},
+			{"restore", "-binary", "-policy", policy, "-o", back, fixed},
+			{"fix", "-binary", "-policy", policy, "-w"},
+			{"restore", "-binary", "-policy", policy, "-w"},
 		} {
 			inPlace := args[len(args)-1] == "-w"
 			if inPlace {

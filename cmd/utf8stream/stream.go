@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -19,6 +20,36 @@ import (
 // input is handed on in chunks of mapChunk() bytes. Tests shrink bufSize to
 // move the chunk boundaries.
 var bufSize = 64 << 10
+
+// bufPool holds read buffers of bufSize bytes, and writerPool bufio.Writers
+// of that size, which each file takes and gives back: on a tree of small
+// files, a new buffer per file costs more than reading the file.
+var bufPool, writerPool sync.Pool
+
+// getBuf returns a buffer of bufSize bytes, for putBuf to give back.
+func getBuf() []byte {
+	if b, ok := bufPool.Get().(*[]byte); ok && len(*b) == bufSize {
+		return *b
+	}
+	return make([]byte, bufSize)
+}
+
+func putBuf(b []byte) { bufPool.Put(&b) }
+
+// newBufWriter returns a bufio.Writer of bufSize bytes that writes to w,
+// for freeBufWriter to give back once flushed.
+func newBufWriter(w io.Writer) *bufio.Writer {
+	if bw, ok := writerPool.Get().(*bufio.Writer); ok && bw.Size() == bufSize {
+		bw.Reset(w)
+		return bw
+	}
+	return bufio.NewWriterSize(w, bufSize)
+}
+
+func freeBufWriter(bw *bufio.Writer) {
+	bw.Reset(nil)
+	writerPool.Put(bw)
+}
 
 // mapChunk returns the size of the chunks of a mapped input.
 func mapChunk() int { return 16 * bufSize }
@@ -34,10 +65,11 @@ var mapMin int64 = 256 << 10
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	progress       bool        // -progress: report progress even when stderr is not a terminal
-	terminal       bool        // stderr is a terminal
-	head           func() bool // reports whether output written now is shown now; nil means always
-	fail           func(error) // records an error of the output, which the command reports once; nil: none
+	progress       bool             // -progress: report progress even when stderr is not a terminal
+	terminal       bool             // stderr is a terminal
+	head           func() bool      // reports whether output written now is shown now; nil means always
+	fail           func(error)      // records an error of the output, which the command reports once; nil: none
+	walkErrs       map[string]error // the errors of expand, by path
 }
 
 // displayName returns name as messages show it: "<stdin>" for "-", and
@@ -59,22 +91,32 @@ type input struct {
 	r    io.Reader
 	f    *os.File    // the file, or nil when standard input is not one
 	fi   fs.FileInfo // f's, when f is not nil
+	size int64       // the size of a regular file read from its start, or -1
 	data []byte      // the whole input, when it is mapped into memory
 	buf  []byte      // the read buffer, when it is not
+	// peeked is set while buf[:npeek] holds the first bytes of the input,
+	// which peek read and pump has yet to take, and perr the error that
+	// ended that read.
+	peeked bool
+	npeek  int
+	perr   error
 	// close releases the input; standard input is not closed.
 	close func() error
 }
 
 // open opens the input name; "-" is standard input.
 func (e *env) open(name string) (*input, error) {
+	if err, ok := e.walkErrs[name]; ok {
+		return nil, err
+	}
 	if name == "-" {
 		f, ok := e.stdin.(*os.File)
 		if !ok {
-			return &input{r: e.stdin, buf: make([]byte, bufSize), close: func() error { return nil }}, nil
+			return &input{r: e.stdin, size: -1, buf: getBuf(), close: func() error { return nil }}, nil
 		}
 		return openFile(f, false)
 	}
-	f, err := os.Open(name)
+	f, err := openRead(name)
 	if err != nil {
 		return nil, err
 	}
@@ -101,6 +143,10 @@ func openFile(f *os.File, owned bool) (*input, error) {
 		return nil, err
 	}
 	in.fi = fi
+	in.size = -1
+	if owned && fi.Mode().IsRegular() {
+		in.size = fi.Size()
+	}
 	if fi.Mode().IsRegular() && fi.Size() >= mapMin {
 		off := int64(0)
 		if !owned {
@@ -125,12 +171,72 @@ func openFile(f *os.File, owned bool) (*input, error) {
 			}
 		}
 	}
-	in.buf = make([]byte, bufSize)
+	in.buf = getBuf()
 	return in, nil
 }
 
+// peek returns the first bytes of the input without consuming them: all of
+// a mapped input, otherwise what one read gives, which for a regular file
+// is its first len(in.buf) bytes, and for a pipe what has been written so
+// far, so that peeking never waits for more input. pump hands on those
+// bytes first, and the error that ended the read after them.
+func (in *input) peek() []byte {
+	if in.data != nil {
+		return in.data
+	}
+	if !in.peeked {
+		n, err := 0, error(nil)
+		for empty := 0; n == 0 && err == nil && empty < 100; empty++ {
+			n, err = in.r.Read(in.buf)
+		}
+		if n < 0 || n > len(in.buf) {
+			n, err = 0, errors.New("invalid count")
+		}
+		if n == 0 && err == nil {
+			err = io.ErrNoProgress
+		}
+		in.peeked, in.npeek, in.perr = true, n, err
+	}
+	return in.buf[:in.npeek]
+}
+
+// binaryKind returns binaryKind of the first bytes of the input. A mapped
+// input whose file shrank looks like text here; pump meets the fault again
+// and reports it.
+func (in *input) binaryKind() string {
+	if in.data != nil {
+		var err error
+		defer catchFaults(&err)()
+	}
+	return binaryKind(in.peek())
+}
+
+// atEnd reports whether total bytes read are all of a regular file, by the
+// size its descriptor reported when opened. Files of size 0, such as those
+// of /proc, are read until a read returns io.EOF, and so are files whose
+// size is not that of their content, such as those of /sys.
+func (in *input) atEnd(total int64) bool {
+	return in.size > 0 && total == in.size
+}
+
+// read reads into in.buf, as in.r.Read does, after handing on the bytes
+// that peek read, which are there already.
+func (in *input) read() (int, error) {
+	if in.peeked {
+		in.peeked = false
+		return in.npeek, in.perr
+	}
+	return in.r.Read(in.buf)
+}
+
 // Close releases the input.
-func (in *input) Close() error { return in.close() }
+func (in *input) Close() error {
+	if in.buf != nil {
+		putBuf(in.buf)
+		in.buf = nil
+	}
+	return in.close()
+}
 
 // errorf prints a message about the input or output shown as name.
 func (e *env) errorf(name string, format string, args ...any) {
@@ -205,7 +311,7 @@ func pump(w io.Writer, in *input, pos *tracker, prog *progress, flush func() err
 	buf := in.buf
 	var total int64
 	for empty := 0; ; {
-		n, rerr := in.r.Read(buf)
+		n, rerr := in.read()
 		if n < 0 || n > len(buf) {
 			return newReadError(errors.New("invalid count"))
 		}
@@ -232,6 +338,10 @@ func pump(w io.Writer, in *input, pos *tracker, prog *progress, flush func() err
 			if empty++; empty >= 100 {
 				return newReadError(io.ErrNoProgress)
 			}
+		}
+		if rerr == nil && n > 0 && in.atEnd(total) {
+			// Spare the read that would return io.EOF.
+			rerr = io.EOF
 		}
 		if rerr == io.EOF {
 			if pos != nil {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 )
 
 // tempFile is the part of *os.File that temporary output files are written
@@ -42,6 +44,42 @@ var createTemp = func(dir, pattern string, perm fs.FileMode) (tempFile, error) {
 		}
 		return f, nil
 	}
+}
+
+// temps holds the names of the temporary files being written, for
+// removeTemps to remove. Its lock is held while a temporary file is created
+// and registered, renamed over its file, or copied back into a file with
+// other links, so that a signal never catches one of them half done.
+var temps struct {
+	sync.Mutex
+	names map[string]bool
+}
+
+// removeTemps removes every temporary file still being written, and keeps
+// new ones from being created or put in place. The program is about to
+// exit.
+func removeTemps() {
+	temps.Lock()
+	for name := range temps.names {
+		os.Remove(name)
+	}
+	temps.names = nil
+	// temps stays locked: a file waiting to be renamed must not be.
+}
+
+// createRegistered is createTemp, with the new file in temps.
+func createRegistered(dir, pattern string, perm fs.FileMode) (tempFile, error) {
+	temps.Lock()
+	defer temps.Unlock()
+	tmp, err := createTemp(dir, pattern, perm)
+	if err != nil {
+		return nil, err
+	}
+	if temps.names == nil {
+		temps.names = make(map[string]bool)
+	}
+	temps.names[tmp.Name()] = true
+	return tmp, nil
 }
 
 // An atomicFile is the new content of a file, written to a temporary file
@@ -83,7 +121,7 @@ func createAtomic(path string, fi fs.FileInfo) (*atomicFile, error) {
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := createTemp(dir, "."+base+".utf8stream-*", perm)
+	tmp, err := createRegistered(dir, "."+base+tempInfix+"*", perm)
 	if err != nil {
 		if a.orig != nil {
 			a.orig.Close()
@@ -116,7 +154,10 @@ func (a *atomicFile) Write(p []byte) (int, error) {
 // abort removes the temporary file and leaves the file as it was.
 func (a *atomicFile) abort() {
 	a.tmp.Close()
+	temps.Lock()
 	os.Remove(a.tmp.Name())
+	delete(temps.names, a.tmp.Name())
+	temps.Unlock()
 	if a.orig != nil {
 		a.orig.Close()
 	}
@@ -136,7 +177,13 @@ func (a *atomicFile) commit() error {
 		a.abort()
 		return err
 	}
-	if err := os.Rename(a.tmp.Name(), a.path); err != nil {
+	temps.Lock()
+	err := os.Rename(a.tmp.Name(), a.path)
+	if err == nil {
+		delete(temps.names, a.tmp.Name())
+	}
+	temps.Unlock()
+	if err != nil {
 		a.abort()
 		return err
 	}
@@ -170,8 +217,19 @@ func (a *atomicFile) writeBack() error {
 		a.abort()
 		return err
 	}
+	// A signal waits until the file is whole again.
+	temps.Lock()
+	defer temps.Unlock()
+	// Here abort would deadlock; forget is what it does to the
+	// temporary file.
+	forget := func() {
+		a.tmp.Close()
+		a.orig.Close()
+		os.Remove(a.tmp.Name())
+		delete(temps.names, a.tmp.Name())
+	}
 	if _, err := a.tmp.Seek(0, io.SeekStart); err != nil {
-		a.abort()
+		forget()
 		return err
 	}
 	_, err := io.Copy(a.orig, a.tmp)
@@ -185,10 +243,79 @@ func (a *atomicFile) writeBack() error {
 		err = cerr
 	}
 	if err != nil {
+		// The temporary file holds what the file should: it stays.
 		a.tmp.Close()
+		delete(temps.names, a.tmp.Name())
 		return &partialWrite{err, a.tmp.Name()}
 	}
 	a.tmp.Close()
 	os.Remove(a.tmp.Name())
+	delete(temps.names, a.tmp.Name())
 	return nil
+}
+
+// tempInfix is what the name of every temporary file holds, between the
+// name of the file it replaces and a number.
+const tempInfix = ".utf8stream-"
+
+// leftoverAge is how long a temporary file must have gone unwritten to be
+// taken for the leftover of a run that was killed.
+const leftoverAge = time.Minute
+
+// A leftover is a temporary file that a killed run left behind.
+type leftover struct {
+	path  string
+	mtime time.Time
+}
+
+// leftoverDirs holds, per directory, the leftovers in it by the name of
+// the file they were to replace. Each directory is read once per run.
+var leftoverDirs sync.Map // directory -> map[string][]leftover
+
+// leftoversOf returns the leftovers beside the file at path: files named
+// .NAME.utf8stream-N, as createAtomic names them, and not written for
+// leftoverAge.
+func leftoversOf(path string) []leftover {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	m, ok := leftoverDirs.Load(dir)
+	if !ok {
+		m, _ = leftoverDirs.LoadOrStore(dir, scanLeftovers(dir))
+	}
+	return m.(map[string][]leftover)[base]
+}
+
+func scanLeftovers(dir string) map[string][]leftover {
+	m := make(map[string][]leftover)
+	entries, _ := os.ReadDir(dir)
+	now := time.Now()
+	for _, d := range entries {
+		name := d.Name()
+		i := strings.LastIndex(name, tempInfix)
+		if i < 2 || name[0] != '.' || !d.Type().IsRegular() {
+			continue
+		}
+		if _, err := strconv.ParseUint(name[i+len(tempInfix):], 10, 32); err != nil {
+			continue
+		}
+		fi, err := d.Info()
+		if err != nil || now.Sub(fi.ModTime()) < leftoverAge {
+			continue
+		}
+		base := name[1:i]
+		m[base] = append(m[base], leftover{filepath.Join(dir, name), fi.ModTime()})
+	}
+	return m
+}
+
+// noteLeftovers says where the leftovers beside the file at path are. They
+// stay: another run may yet need one, such as the whole content of a
+// hard-linked file whose rewrite failed half-way.
+func (e *env) noteLeftovers(path string) {
+	for _, l := range leftoversOf(path) {
+		e.errorf(displayName(l.path), "temporary file of an interrupted run, last written %s; remove it if no other utf8stream is at work on it",
+			l.mtime.Format("2006-01-02 15:04:05"))
+	}
 }
