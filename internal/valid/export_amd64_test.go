@@ -49,24 +49,3 @@ func kernelCopy(dst, src []byte, v variant) int {
 	}
 	return copyFinish(dst, src, n, v)
 }
-
-// The AVX-512 kernels are entered through the vec functions, which run
-// them where impl is implAVX512; the tests reach them through impls as
-// they reach the others.
-func init() {
-	im := &impls[implAVX512]
-	im.valid = func(p []byte) int { return asAVX512(func() int { return vecValid(p) }) }
-	im.copyValid = func(dst, src []byte) int { return asAVX512(func() int { return vecCopy(dst, src) }) }
-	im.validBeforeEE = func(p []byte) int { return asAVX512(func() int { return vecValidBeforeEE(p) }) }
-	im.copyValidBeforeEE = func(dst, src []byte) int { return asAVX512(func() int { return vecCopyBeforeEE(dst, src) }) }
-	im.validBMP = func(p []byte) int { return asAVX512(func() int { return vecValidBMP(p) }) }
-	im.copyValidBMP = func(dst, src []byte) int { return asAVX512(func() int { return vecCopyBMP(dst, src) }) }
-}
-
-// asAVX512 returns f() run with impl set to implAVX512.
-func asAVX512(f func() int) int {
-	old := impl
-	impl = implAVX512
-	defer func() { impl = old }()
-	return f()
-}

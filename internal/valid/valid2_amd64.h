@@ -1,9 +1,9 @@
-// The body of the AVX2 kernels, which valid_amd64.s includes in each: SI
-// and DX hold the input and its length, STORE2(reg, off) stores reg at
-// DI+AX+off in the copying kernels and does nothing in the others, ASCII2
-// loads (and stores) the four blocks at AX and ORs them into Y0, and
-// SETUPSTOP2 sets up the tables of the stopping kernels, after SETUP2. It
-// leaves the result in AX, and overwrites BX, CX, R8, R9 and Y0 to Y15.
+// The body of the AVX2 kernels, which valid_amd64.s includes in checkAVX2
+// and copyAVX2: SI and DX hold the input and its length, R12 the address
+// of the variant's prevLow table, STORE2(reg, off) stores reg at DI+AX+off
+// in the copying kernel and does nothing in the other, and ASCII2 loads
+// (and stores) the four blocks at AX and ORs them into Y0. It leaves the
+// result in AX, and overwrites BX, CX, R8, R9 and Y0 to Y15.
 
 	XORL AX, AX
 	CMPQ DX, $32
@@ -13,7 +13,6 @@
 	LEAQ -128(DX), R8 // start of the last run of four blocks; may be negative
 
 	SETUP2 // Y7: the last block's unfinished sequence, if any
-	SETUPSTOP2
 
 	// The first block has nothing before it: shift zeros in.
 	VMOVDQU    (SI), Y0
@@ -141,4 +140,3 @@ done:
 // defines its own.
 #undef STORE2
 #undef ASCII2
-#undef SETUPSTOP2

@@ -1,10 +1,10 @@
-// The body of the AVX-512 kernels, which valid_amd64.s includes in each:
-// SI and DX hold the input and its length; STORE4(reg, off) stores reg at
-// DI+AX+off in the copying kernels, and STOREMASK4 the first block of an
+// The body of the AVX-512 kernels, which valid_amd64.s includes in
+// checkAVX512 and copyAVX512: SI and DX hold the input and its length, R12
+// the address of the variant's prevLow table; STORE4(reg, off) stores reg
+// at DI+AX+off in the copying kernel, and STOREMASK4 the first block of an
 // input shorter than 64 bytes with the mask K2 it was loaded with (never
-// past the end of dst); in the others both do nothing. ASCII4 loads (and
-// stores) the four blocks at AX and ORs them into Z0. SETUPSTOP4 sets up
-// the tables of the stopping kernels, after SETUP4. It leaves the result
+// past the end of dst); in the other both do nothing. ASCII4 loads (and
+// stores) the four blocks at AX and ORs them into Z0. It leaves the result
 // in AX. Input that starts with ASCII goes without the set-up of the
 // constants until its first block that is not ASCII.
 
@@ -41,12 +41,10 @@ firstEnd512:
 	CMPQ AX, DX
 	JAE  done512 // all ASCII
 	SETUP4
-	SETUPSTOP4
 	JMP  loop512
 
 setup512:
 	SETUP4 // K7: the last block's unfinished sequence, if any
-	SETUPSTOP4
 	MOVQ DX, CX
 	CMPQ DX, $64
 	JB   tail512
@@ -192,4 +190,3 @@ done512:
 #undef STORE4
 #undef STOREMASK4
 #undef ASCII4
-#undef SETUPSTOP4

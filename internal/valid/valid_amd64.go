@@ -35,9 +35,8 @@ var impls = []implInfo{
 	implPortable: {Impl: registry.Impl{Name: "portable"}},
 	implAVX2: {registry.Impl{Name: "avx2", Needs: avx2Needs, Advertised: cpu.X86.HasAVX2},
 		validAVX2, copyValidAVX2, validBeforeEEAVX2, copyValidBeforeEEAVX2, validBMPAVX2, copyValidBMPAVX2},
-	// The AVX-512 kernels have no entry of their own (see vecValid): the
-	// tests fill in this entry's kernels (export_amd64_test.go).
-	implAVX512: {Impl: registry.Impl{Name: "avx512", Needs: avx512Needs, Advertised: cpu.X86.HasAVX512F}},
+	implAVX512: {registry.Impl{Name: "avx512", Needs: avx512Needs, Advertised: cpu.X86.HasAVX512F},
+		validAVX512, copyValidAVX512, validBeforeEEAVX512, copyValidBeforeEEAVX512, validBMPAVX512, copyValidBMPAVX512},
 }
 
 // impl is the implementation in use: the fastest one supported.
@@ -108,14 +107,37 @@ func validBMPAVX2(p []byte) int
 //go:noescape
 func copyValidBMPAVX2(dst, src []byte) int
 
+// validAVX512 and the rest are the AVX-512 kernels of each kind and
+// variant. They return what the AVX2 kernels return, except that they may
+// stop at 64 for p of 65 or 66 bytes, and take p shorter than 32 bytes too
+// (with masked loads, which may read past p within its last 64 bytes'
+// pages). The fronts reach them through the vec entries.
+//
+//go:noescape
+func validAVX512(p []byte) int
+
+//go:noescape
+func copyValidAVX512(dst, src []byte) int
+
+//go:noescape
+func validBeforeEEAVX512(p []byte) int
+
+//go:noescape
+func copyValidBeforeEEAVX512(dst, src []byte) int
+
+//go:noescape
+func validBMPAVX512(p []byte) int
+
+//go:noescape
+func copyValidBMPAVX512(dst, src []byte) int
+
 // vecValid, vecCopy and their variants run the AVX-512 kernel of their
-// kind where impl is implAVX512 and the AVX2 kernel above where it is
-// implAVX2, and return -1 where impl has no kernel: one call, with no
-// test of impl before it, so that the fronts below inline and a hot
-// caller calls the kernel from its own frame. The AVX-512 kernels return
-// what the AVX2 ones return, except that they may stop at 64 for p of 65
-// or 66 bytes, and take p shorter than 32 bytes too; vecValid sends p
-// shorter than 32 bytes to validShortAVX2 on both paths.
+// kind where impl is implAVX512 and p holds 64 bytes or more, the AVX2
+// kernel where impl is implAVX2 or p is shorter, and return -1 where impl
+// has no kernel: one call, with no test of impl before it, so that the
+// fronts below inline and a hot caller calls the kernel from its own
+// frame. vecValid sends p shorter than 32 bytes to validShortAVX2 on both
+// paths.
 //
 //go:noescape
 func vecValid(p []byte) int

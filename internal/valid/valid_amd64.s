@@ -19,11 +19,14 @@
 // src[:n]; they may have written to the rest of dst[:len(src)], never
 // beyond it.
 //
-// Each AVX-512 kernel is the body of a vec function that runs it where
-// impl is implAVX512, jumps with its arguments in place to the AVX2 kernel
-// of its kind where impl is implAVX2, and returns -1 otherwise: a caller
-// makes one call whichever kernel runs, and the AVX-512 kernel pays one
-// compare for the choice.
+// There is one body per instruction set and kind (check, copy):
+// checkAVX2, copyAVX2, checkAVX512 and copyAVX512, and shortAVX2 for
+// input shorter than 32 bytes. The stop variants (BeforeEE, BMP) differ
+// from the plain kernels in one lookup table, whose address the entries
+// pass to the body in R12. Each vec entry loads its arguments, compares
+// impl and jumps to the body that runs, so that a caller makes one call
+// whichever kernel runs. A new stop variant is a table and two entries;
+// a new instruction set is two bodies and its branch in VEC.
 
 #include "go_asm.h"
 #include "textflag.h"
@@ -142,7 +145,7 @@ GLOBL high<>(SB), RODATA|NOPTR, $32
 	VMOVD        CX, X10                   \
 	VPBROADCASTD X10, Y10                  \
 	VMOVDQU      prevHigh<>(SB), Y14       \
-	VMOVDQU      prevLow<>(SB), Y13        \
+	VMOVDQU      (R12), Y13                \
 	VMOVDQU      curHigh<>(SB), Y12        \
 	VMOVDQU      incompleteMax<>+32(SB), Y8 \
 	VPXOR        Y7, Y7, Y7
@@ -217,15 +220,6 @@ GLOBL high<>(SB), RODATA|NOPTR, $32
 	VPOR    Y3, Y2, Y2       \
 	VPOR    Y2, Y0, Y0
 
-// SETUPSTOP2_EE makes CHECK2 flag the byte after every EE (prevLowEE).
-#define SETUPSTOP2_EE \
-	VMOVDQU prevLowEE<>(SB), Y13
-
-// SETUPSTOP2_BMP makes CHECK2 flag the byte after every byte F0..FF
-// (prevLowBMP).
-#define SETUPSTOP2_BMP \
-	VMOVDQU prevLowBMP<>(SB), Y13
-
 // iota holds the bytes 0 to 31, for masks of the first or last n bytes of
 // a block.
 DATA iota<>+0x00(SB)/8, $0x0706050403020100
@@ -246,17 +240,15 @@ GLOBL iota<>(SB), RODATA|NOPTR, $32
 	VPMOVMSKB Y4, CX        \
 	NOTL      CX
 
-// func validShortAVX2(p []byte) int
+// shortAVX2 is checkAVX2 for src shorter than 32 bytes, in one 32-byte
+// block. The block is the 32 bytes from src where they lie on its page,
+// with the bytes past src zeroed, and otherwise the 32 bytes that end
+// where src ends, with the bytes before src zeroed: it reads only src's
+// page. Zeros after src make an unfinished last sequence show an error at
+// len(src) to len(src)+2; zeros before src make its first bytes follow
+// ASCII.
 // Requires: AVX, AVX2
-// It is validAVX2 for p shorter than 32 bytes, in one 32-byte block. The
-// block is the 32 bytes from p where they lie on p's page, with the bytes
-// past p zeroed, and otherwise the 32 bytes that end where p ends, with
-// the bytes before p zeroed: it reads only p's page. Zeros after p make
-// an unfinished last sequence show an error at len(p) to len(p)+2; zeros
-// before p make the first bytes of p follow ASCII.
-TEXT ·validShortAVX2(SB), NOSPLIT, $0-32
-	MOVQ  p_base+0(FP), SI
-	MOVQ  p_len+8(FP), DX
+TEXT shortAVX2<>(SB), NOSPLIT, $0-0
 	XORL  AX, AX
 	TESTQ DX, DX
 	JZ    ret
@@ -308,92 +300,7 @@ done:
 	VZEROUPPER
 
 ret:
-	MOVQ AX, ret+24(FP)
-	RET
-
-// func validAVX2(p []byte) int
-// Requires: AVX, AVX2
-TEXT ·validAVX2(SB), NOSPLIT, $0-32
-	MOVQ p_base+0(FP), SI
-	MOVQ p_len+8(FP), DX
-#define STORE2(reg, off)
-#define ASCII2 ASCII2_VALID
-#define SETUPSTOP2
-#include "valid2_amd64.h"
-	MOVQ AX, ret+24(FP)
-	RET
-
-// func copyValidAVX2(dst, src []byte) int
-// Requires: AVX, AVX2
-// It is validAVX2 that stores every block it loads from src
-// to dst.
-TEXT ·copyValidAVX2(SB), NOSPLIT, $0-56
-	MOVQ dst_base+0(FP), DI
-	MOVQ src_base+24(FP), SI
-	MOVQ src_len+32(FP), DX
-#define STORE2(reg, off) VMOVDQU reg, off(DI)(AX*1)
-#define ASCII2 ASCII2_COPY
-#define SETUPSTOP2
-#include "valid2_amd64.h"
-	MOVQ AX, ret+48(FP)
-	RET
-
-// func validBeforeEEAVX2(p []byte) int
-// Requires: AVX, AVX2
-// It is validAVX2 that also flags the byte after every EE
-// (prevLowEE).
-TEXT ·validBeforeEEAVX2(SB), NOSPLIT, $0-32
-	MOVQ p_base+0(FP), SI
-	MOVQ p_len+8(FP), DX
-#define STORE2(reg, off)
-#define ASCII2 ASCII2_VALID
-#define SETUPSTOP2 SETUPSTOP2_EE
-#include "valid2_amd64.h"
-	MOVQ AX, ret+24(FP)
-	RET
-
-// func copyValidBeforeEEAVX2(dst, src []byte) int
-// Requires: AVX, AVX2
-// It is copyValidAVX2 that also flags the byte after every
-// EE (prevLowEE).
-TEXT ·copyValidBeforeEEAVX2(SB), NOSPLIT, $0-56
-	MOVQ dst_base+0(FP), DI
-	MOVQ src_base+24(FP), SI
-	MOVQ src_len+32(FP), DX
-#define STORE2(reg, off) VMOVDQU reg, off(DI)(AX*1)
-#define ASCII2 ASCII2_COPY
-#define SETUPSTOP2 SETUPSTOP2_EE
-#include "valid2_amd64.h"
-	MOVQ AX, ret+48(FP)
-	RET
-
-// func validBMPAVX2(p []byte) int
-// Requires: AVX, AVX2
-// It is validAVX2 that also flags the byte after every byte
-// F0..FF (prevLowBMP).
-TEXT ·validBMPAVX2(SB), NOSPLIT, $0-32
-	MOVQ p_base+0(FP), SI
-	MOVQ p_len+8(FP), DX
-#define STORE2(reg, off)
-#define ASCII2 ASCII2_VALID
-#define SETUPSTOP2 SETUPSTOP2_BMP
-#include "valid2_amd64.h"
-	MOVQ AX, ret+24(FP)
-	RET
-
-// func copyValidBMPAVX2(dst, src []byte) int
-// Requires: AVX, AVX2
-// It is copyValidAVX2 that also flags the byte after every
-// byte F0..FF (prevLowBMP).
-TEXT ·copyValidBMPAVX2(SB), NOSPLIT, $0-56
-	MOVQ dst_base+0(FP), DI
-	MOVQ src_base+24(FP), SI
-	MOVQ src_len+32(FP), DX
-#define STORE2(reg, off) VMOVDQU reg, off(DI)(AX*1)
-#define ASCII2 ASCII2_COPY
-#define SETUPSTOP2 SETUPSTOP2_BMP
-#include "valid2_amd64.h"
-	MOVQ AX, ret+48(FP)
+	MOVQ AX, (R13)
 	RET
 
 // CHECK4 sets k to the bytes that show an error in the 64-byte block in
@@ -415,7 +322,7 @@ TEXT ·copyValidBMPAVX2(SB), NOSPLIT, $0-56
 // SETUP4 loads the constants of the AVX-512 kernels and clears K7.
 #define SETUP4 \
 	VMOVDQU64    prevHigh<>(SB), Z31      \
-	VMOVDQU64    prevLow<>(SB), Z30       \
+	VMOVDQU64    (R12), Z30               \
 	VMOVDQU64    curHigh<>(SB), Z29       \
 	MOVL         $0x60, CX                \
 	VPBROADCASTB CX, Z28                  \
@@ -463,148 +370,190 @@ TEXT ·copyValidBMPAVX2(SB), NOSPLIT, $0-56
 	VPTERNLOGD $0xfe, Z2, Z1, Z0 \
 	VPORQ      Z3, Z0, Z0
 
-// SETUPSTOP4_EE makes CHECK4 flag the byte after every EE (prevLowEE).
-#define SETUPSTOP4_EE \
-	VMOVDQU64 prevLowEE<>(SB), Z30
+// The bodies: one per instruction set and kind, entered by a JMP from the
+// entries below with SI = src, DX = len(src), DI = dst (the copying
+// kernels), R12 = the address of the prevLow table of the variant
+// (prevLow, prevLowEE or prevLowBMP), and R13 = where the result goes.
+// The variants differ in that table alone.
 
-// SETUPSTOP4_BMP makes CHECK4 flag the byte after every byte F0..FF
-// (prevLowBMP).
-#define SETUPSTOP4_BMP \
-	VMOVDQU64 prevLowBMP<>(SB), Z30
+// checkAVX2 returns in (R13) n such that src[:n] holds no ill-formed
+// sequence, except perhaps an unfinished or ill-formed last one that only
+// the bytes from n on show (see validAVX2 in valid_amd64.go).
+// Requires: AVX, AVX2
+TEXT checkAVX2<>(SB), NOSPLIT, $0-0
+#define STORE2(reg, off)
+#define ASCII2 ASCII2_VALID
+#include "valid2_amd64.h"
+	MOVQ AX, (R13)
+	RET
 
-// NOT512 ends a vec entry where impl is not implAVX512: it jumps to the
-// AVX2 kernel avx2, with the arguments in place, where impl is implAVX2,
-// and returns -1 at ret otherwise.
-#define NOT512(avx2, ret) \
+// copyAVX2 is checkAVX2 that stores every block it loads from src to dst.
+// Requires: AVX, AVX2
+TEXT copyAVX2<>(SB), NOSPLIT, $0-0
+#define STORE2(reg, off) VMOVDQU reg, off(DI)(AX*1)
+#define ASCII2 ASCII2_COPY
+#include "valid2_amd64.h"
+	MOVQ AX, (R13)
+	RET
+
+// checkAVX512 is checkAVX2 with 64-byte blocks; it takes src shorter than
+// 32 bytes too.
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
+TEXT checkAVX512<>(SB), NOSPLIT, $0-0
+#define STORE4(reg, off)
+#define STOREMASK4
+#define ASCII4 ASCII4_VALID
+#include "valid4_amd64.h"
+	MOVQ AX, (R13)
+	RET
+
+// copyAVX512 is checkAVX512 that stores every block it loads from src to
+// dst, and the first block of an input shorter than 64 bytes with the
+// mask it is loaded with.
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
+TEXT copyAVX512<>(SB), NOSPLIT, $0-0
+#define STORE4(reg, off) VMOVDQU64 reg, off(DI)(AX*1)
+#define STOREMASK4 VMOVDQU8 Z0, K2, (DI)
+#define ASCII4 ASCII4_COPY
+#include "valid4_amd64.h"
+	MOVQ AX, (R13)
+	RET
+
+// The entries load their arguments as the bodies take them.
+#define CHECKARGS(table) \
+	MOVQ p_base+0(FP), SI \
+	MOVQ p_len+8(FP), DX  \
+	LEAQ table(SB), R12   \
+	LEAQ ret+24(FP), R13
+
+#define COPYARGS(table) \
+	MOVQ dst_base+0(FP), DI  \
+	MOVQ src_base+24(FP), SI \
+	MOVQ src_len+32(FP), DX  \
+	LEAQ table(SB), R12      \
+	LEAQ ret+48(FP), R13
+
+// VEC jumps to the AVX-512 body where impl is implAVX512 and src holds
+// 64 bytes or more, to the AVX2 body where impl is implAVX2 or src is
+// shorter (so that no masked load reads past src), and returns -1 where
+// impl has no kernel.
+#define VEC(avx512, avx2) \
 	CMPQ ·impl(SB), $const_implAVX2 \
-	JNE  2(PC)                      \
+	JB   none                       \
+	JEQ  short                      \
+	CMPQ DX, $64                    \
+	JB   short                      \
+	JMP  avx512(SB)                 \
+short:                              \
 	JMP  avx2(SB)                   \
-	MOVQ $-1, ret(FP)               \
+none:                               \
+	MOVQ $-1, (R13)                 \
 	RET
 
 // func vecValid(p []byte) int
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
-// Its AVX-512 kernel returns the offset of the first byte flagged in an error, or len(p).
-// Input shorter than 32 bytes goes to validShortAVX2 on both paths.
+// Input shorter than 32 bytes goes to shortAVX2 on both paths.
 TEXT ·vecValid(SB), NOSPLIT, $0-32
-	CMPQ p_len+8(FP), $32
-	JB   short
-	CMPQ ·impl(SB), $const_implAVX512
-	JNE  other
-	MOVQ p_base+0(FP), SI
-	MOVQ p_len+8(FP), DX
-#define STORE4(reg, off)
-#define STOREMASK4
-#define ASCII4 ASCII4_VALID
-#define SETUPSTOP4
-#include "valid4_amd64.h"
-	MOVQ AX, ret+24(FP)
-	RET
-other:
-	NOT512(·validAVX2, ret+24)
-short:
+	CHECKARGS(prevLow<>)
+	CMPQ DX, $32
+	JAE  long
 	CMPQ ·impl(SB), $const_implAVX2
-	JB   none
-	JMP  ·validShortAVX2(SB)
-none:
+	JB   2(PC)
+	JMP  shortAVX2<>(SB)
 	MOVQ $-1, ret+24(FP)
 	RET
 
+long:
+	VEC(checkAVX512<>, checkAVX2<>)
+
 // func vecCopy(dst, src []byte) int
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
-// Its AVX-512 kernel is vecValid's that stores every block it loads from
-// src to dst, and the first block of an input shorter than 64 bytes with
-// the mask it is loaded with.
 TEXT ·vecCopy(SB), NOSPLIT, $0-56
-	CMPQ ·impl(SB), $const_implAVX512
-	JNE  other
-	MOVQ dst_base+0(FP), DI
-	MOVQ src_base+24(FP), SI
-	MOVQ src_len+32(FP), DX
-#define STORE4(reg, off) VMOVDQU64 reg, off(DI)(AX*1)
-#define STOREMASK4 VMOVDQU8 Z0, K2, (DI)
-#define ASCII4 ASCII4_COPY
-#define SETUPSTOP4
-#include "valid4_amd64.h"
-	MOVQ AX, ret+48(FP)
-	RET
-other:
-	NOT512(·copyValidAVX2, ret+48)
+	COPYARGS(prevLow<>)
+	VEC(copyAVX512<>, copyAVX2<>)
 
 // func vecValidBeforeEE(p []byte) int
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
-// Its AVX-512 kernel is vecValid's that also flags the byte after every EE
-// (prevLowEE).
 TEXT ·vecValidBeforeEE(SB), NOSPLIT, $0-32
-	CMPQ ·impl(SB), $const_implAVX512
-	JNE  other
-	MOVQ p_base+0(FP), SI
-	MOVQ p_len+8(FP), DX
-#define STORE4(reg, off)
-#define STOREMASK4
-#define ASCII4 ASCII4_VALID
-#define SETUPSTOP4 SETUPSTOP4_EE
-#include "valid4_amd64.h"
-	MOVQ AX, ret+24(FP)
-	RET
-other:
-	NOT512(·validBeforeEEAVX2, ret+24)
+	CHECKARGS(prevLowEE<>)
+	VEC(checkAVX512<>, checkAVX2<>)
 
 // func vecCopyBeforeEE(dst, src []byte) int
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
-// Its AVX-512 kernel is vecCopy's that also flags the byte after every EE
-// (prevLowEE).
 TEXT ·vecCopyBeforeEE(SB), NOSPLIT, $0-56
-	CMPQ ·impl(SB), $const_implAVX512
-	JNE  other
-	MOVQ dst_base+0(FP), DI
-	MOVQ src_base+24(FP), SI
-	MOVQ src_len+32(FP), DX
-#define STORE4(reg, off) VMOVDQU64 reg, off(DI)(AX*1)
-#define STOREMASK4 VMOVDQU8 Z0, K2, (DI)
-#define ASCII4 ASCII4_COPY
-#define SETUPSTOP4 SETUPSTOP4_EE
-#include "valid4_amd64.h"
-	MOVQ AX, ret+48(FP)
-	RET
-other:
-	NOT512(·copyValidBeforeEEAVX2, ret+48)
+	COPYARGS(prevLowEE<>)
+	VEC(copyAVX512<>, copyAVX2<>)
 
 // func vecValidBMP(p []byte) int
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
-// Its AVX-512 kernel is vecValid's that also flags the byte after every
-// byte F0..FF (prevLowBMP).
 TEXT ·vecValidBMP(SB), NOSPLIT, $0-32
-	CMPQ ·impl(SB), $const_implAVX512
-	JNE  other
-	MOVQ p_base+0(FP), SI
-	MOVQ p_len+8(FP), DX
-#define STORE4(reg, off)
-#define STOREMASK4
-#define ASCII4 ASCII4_VALID
-#define SETUPSTOP4 SETUPSTOP4_BMP
-#include "valid4_amd64.h"
-	MOVQ AX, ret+24(FP)
-	RET
-other:
-	NOT512(·validBMPAVX2, ret+24)
+	CHECKARGS(prevLowBMP<>)
+	VEC(checkAVX512<>, checkAVX2<>)
 
 // func vecCopyBMP(dst, src []byte) int
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
-// Its AVX-512 kernel is vecCopy's that also flags the byte after every
-// byte F0..FF (prevLowBMP).
 TEXT ·vecCopyBMP(SB), NOSPLIT, $0-56
-	CMPQ ·impl(SB), $const_implAVX512
-	JNE  other
-	MOVQ dst_base+0(FP), DI
-	MOVQ src_base+24(FP), SI
-	MOVQ src_len+32(FP), DX
-#define STORE4(reg, off) VMOVDQU64 reg, off(DI)(AX*1)
-#define STOREMASK4 VMOVDQU8 Z0, K2, (DI)
-#define ASCII4 ASCII4_COPY
-#define SETUPSTOP4 SETUPSTOP4_BMP
-#include "valid4_amd64.h"
-	MOVQ AX, ret+48(FP)
-	RET
-other:
-	NOT512(·copyValidBMPAVX2, ret+48)
+	COPYARGS(prevLowBMP<>)
+	VEC(copyAVX512<>, copyAVX2<>)
+
+// The kernels by name, for the tests, which run each implementation
+// directly (impls).
+
+// func validAVX2(p []byte) int
+TEXT ·validAVX2(SB), NOSPLIT, $0-32
+	CHECKARGS(prevLow<>)
+	JMP checkAVX2<>(SB)
+
+// func copyValidAVX2(dst, src []byte) int
+TEXT ·copyValidAVX2(SB), NOSPLIT, $0-56
+	COPYARGS(prevLow<>)
+	JMP copyAVX2<>(SB)
+
+// func validBeforeEEAVX2(p []byte) int
+TEXT ·validBeforeEEAVX2(SB), NOSPLIT, $0-32
+	CHECKARGS(prevLowEE<>)
+	JMP checkAVX2<>(SB)
+
+// func copyValidBeforeEEAVX2(dst, src []byte) int
+TEXT ·copyValidBeforeEEAVX2(SB), NOSPLIT, $0-56
+	COPYARGS(prevLowEE<>)
+	JMP copyAVX2<>(SB)
+
+// func validBMPAVX2(p []byte) int
+TEXT ·validBMPAVX2(SB), NOSPLIT, $0-32
+	CHECKARGS(prevLowBMP<>)
+	JMP checkAVX2<>(SB)
+
+// func copyValidBMPAVX2(dst, src []byte) int
+TEXT ·copyValidBMPAVX2(SB), NOSPLIT, $0-56
+	COPYARGS(prevLowBMP<>)
+	JMP copyAVX2<>(SB)
+
+// func validShortAVX2(p []byte) int
+TEXT ·validShortAVX2(SB), NOSPLIT, $0-32
+	CHECKARGS(prevLow<>)
+	JMP shortAVX2<>(SB)
+
+// func validAVX512(p []byte) int
+TEXT ·validAVX512(SB), NOSPLIT, $0-32
+	CHECKARGS(prevLow<>)
+	JMP checkAVX512<>(SB)
+
+// func copyValidAVX512(dst, src []byte) int
+TEXT ·copyValidAVX512(SB), NOSPLIT, $0-56
+	COPYARGS(prevLow<>)
+	JMP copyAVX512<>(SB)
+
+// func validBeforeEEAVX512(p []byte) int
+TEXT ·validBeforeEEAVX512(SB), NOSPLIT, $0-32
+	CHECKARGS(prevLowEE<>)
+	JMP checkAVX512<>(SB)
+
+// func copyValidBeforeEEAVX512(dst, src []byte) int
+TEXT ·copyValidBeforeEEAVX512(SB), NOSPLIT, $0-56
+	COPYARGS(prevLowEE<>)
+	JMP copyAVX512<>(SB)
+
+// func validBMPAVX512(p []byte) int
+TEXT ·validBMPAVX512(SB), NOSPLIT, $0-32
+	CHECKARGS(prevLowBMP<>)
+	JMP checkAVX512<>(SB)
+
+// func copyValidBMPAVX512(dst, src []byte) int
+TEXT ·copyValidBMPAVX512(SB), NOSPLIT, $0-56
+	COPYARGS(prevLowBMP<>)
+	JMP copyAVX512<>(SB)
