@@ -1,5 +1,6 @@
-// The body of the NEON kernels, which valid_arm64.s includes in each: R0
-// and R1 hold the input and its length, and R10 the lead table. In the
+// The body of the NEON kernels, which valid_arm64.s includes in checkNEON
+// and copyNEON: R0 and R1 hold the input and its length, and R10 the lead
+// table. In the
 // copying kernels R8 holds dst and R14 dst-src; STORE(a, b, c, d) and
 // STORE1(a) store four registers or one at R8 and advance it, DSTBACK
 // takes R8 back 128 bytes and DSTSYNC sets it to R0's place in dst; in the

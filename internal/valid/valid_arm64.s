@@ -260,97 +260,77 @@ GLOBL curHigh<>(SB), RODATA|NOPTR, $16
 	CBNZ R6, lane   \
 	ADD  $8, R4
 
-// func validNEON(p []byte) int
+// The bodies, one per kind, entered by a JMP from the entries below with
+// R0 = src, R1 = len(src), R8 = dst and R14 = dst-src (the copying
+// kernel), R10 = the address of the variant's lead table (lead, leadEE or
+// leadBMP), and R19 = where the result goes. The stop variants differ from
+// the plain kernels in that table alone.
+
+// checkNEON returns in (R19) n such that src[:n] holds no ill-formed
+// sequence, except perhaps an unfinished or ill-formed last one that only
+// the bytes from n on show (see validNEON in valid_arm64.go).
 // Requires: NEON (ASIMD), which every arm64 CPU has.
-TEXT ·validNEON(SB), NOSPLIT, $0-32
-	MOVD p_base+0(FP), R0
-	MOVD p_len+8(FP), R1
-	MOVD $lead<>(SB), R10
+TEXT checkNEON<>(SB), NOSPLIT, $0-0
 #define STORE(a, b, c, d)
 #define STORE1(a)
 #define DSTBACK
 #define DSTSYNC
 #include "valid_arm64.h"
-	MOVD R11, ret+24(FP)
+	MOVD R11, (R19)
 	RET
+
+// copyNEON is checkNEON that stores every block it loads from src to dst.
+// Requires: NEON.
+TEXT copyNEON<>(SB), NOSPLIT, $0-0
+#define STORE(a, b, c, d) VST1.P [a.B16, b.B16, c.B16, d.B16], 64(R8)
+#define STORE1(a) VST1.P [a.B16], 16(R8)
+#define DSTBACK SUB $128, R8
+#define DSTSYNC ADD R14, R0, R8
+#include "valid_arm64.h"
+	MOVD R11, (R19)
+	RET
+
+// The entries load their arguments as the bodies take them.
+#define CHECKARGS(table) \
+	MOVD p_base+0(FP), R0 \
+	MOVD p_len+8(FP), R1  \
+	MOVD $table(SB), R10  \
+	MOVD $ret+24(FP), R19
+
+#define COPYARGS(table) \
+	MOVD dst_base+0(FP), R8  \
+	MOVD src_base+24(FP), R0 \
+	MOVD src_len+32(FP), R1  \
+	SUB  R0, R8, R14         \
+	MOVD $table(SB), R10     \
+	MOVD $ret+48(FP), R19
+
+// func validNEON(p []byte) int
+TEXT ·validNEON(SB), NOSPLIT, $0-32
+	CHECKARGS(lead<>)
+	JMP checkNEON<>(SB)
 
 // func copyValidNEON(dst, src []byte) int
-// Requires: NEON. It is validNEON that stores every block it loads from src
-// to dst.
 TEXT ·copyValidNEON(SB), NOSPLIT, $0-56
-	MOVD dst_base+0(FP), R8
-	MOVD src_base+24(FP), R0
-	MOVD src_len+32(FP), R1
-	SUB  R0, R8, R14
-	MOVD $lead<>(SB), R10
-#define STORE(a, b, c, d) VST1.P [a.B16, b.B16, c.B16, d.B16], 64(R8)
-#define STORE1(a) VST1.P [a.B16], 16(R8)
-#define DSTBACK SUB $128, R8
-#define DSTSYNC ADD R14, R0, R8
-#include "valid_arm64.h"
-	MOVD R11, ret+48(FP)
-	RET
+	COPYARGS(lead<>)
+	JMP copyNEON<>(SB)
 
 // func validBeforeEENEON(p []byte) int
-// Requires: NEON. It is validNEON that also flags the byte after every EE
-// (leadEE).
 TEXT ·validBeforeEENEON(SB), NOSPLIT, $0-32
-	MOVD p_base+0(FP), R0
-	MOVD p_len+8(FP), R1
-	MOVD $leadEE<>(SB), R10
-#define STORE(a, b, c, d)
-#define STORE1(a)
-#define DSTBACK
-#define DSTSYNC
-#include "valid_arm64.h"
-	MOVD R11, ret+24(FP)
-	RET
+	CHECKARGS(leadEE<>)
+	JMP checkNEON<>(SB)
 
 // func copyValidBeforeEENEON(dst, src []byte) int
-// Requires: NEON. It is copyValidNEON that also flags the byte after every
-// EE (leadEE).
 TEXT ·copyValidBeforeEENEON(SB), NOSPLIT, $0-56
-	MOVD dst_base+0(FP), R8
-	MOVD src_base+24(FP), R0
-	MOVD src_len+32(FP), R1
-	SUB  R0, R8, R14
-	MOVD $leadEE<>(SB), R10
-#define STORE(a, b, c, d) VST1.P [a.B16, b.B16, c.B16, d.B16], 64(R8)
-#define STORE1(a) VST1.P [a.B16], 16(R8)
-#define DSTBACK SUB $128, R8
-#define DSTSYNC ADD R14, R0, R8
-#include "valid_arm64.h"
-	MOVD R11, ret+48(FP)
-	RET
+	COPYARGS(leadEE<>)
+	JMP copyNEON<>(SB)
 
 // func validBMPNEON(p []byte) int
-// Requires: NEON. It is validNEON that also flags the byte after every
-// byte F0..FF (leadBMP).
 TEXT ·validBMPNEON(SB), NOSPLIT, $0-32
-	MOVD p_base+0(FP), R0
-	MOVD p_len+8(FP), R1
-	MOVD $leadBMP<>(SB), R10
-#define STORE(a, b, c, d)
-#define STORE1(a)
-#define DSTBACK
-#define DSTSYNC
-#include "valid_arm64.h"
-	MOVD R11, ret+24(FP)
-	RET
+	CHECKARGS(leadBMP<>)
+	JMP checkNEON<>(SB)
 
 // func copyValidBMPNEON(dst, src []byte) int
-// Requires: NEON. It is copyValidNEON that also flags the byte after every
-// byte F0..FF (leadBMP).
 TEXT ·copyValidBMPNEON(SB), NOSPLIT, $0-56
-	MOVD dst_base+0(FP), R8
-	MOVD src_base+24(FP), R0
-	MOVD src_len+32(FP), R1
-	SUB  R0, R8, R14
-	MOVD $leadBMP<>(SB), R10
-#define STORE(a, b, c, d) VST1.P [a.B16, b.B16, c.B16, d.B16], 64(R8)
-#define STORE1(a) VST1.P [a.B16], 16(R8)
-#define DSTBACK SUB $128, R8
-#define DSTSYNC ADD R14, R0, R8
-#include "valid_arm64.h"
-	MOVD R11, ret+48(FP)
-	RET
+	COPYARGS(leadBMP<>)
+	JMP copyNEON<>(SB)
