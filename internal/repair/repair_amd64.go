@@ -64,7 +64,9 @@ const (
 // each kernel, which writes a table word for each byte of the block rather
 // than copy the valid runs between them.
 const (
-	vecMin   = 4  // repairAVX512's vector path
+	//lint:ignore U1000 repairAVX512 reads it from go_asm.h
+	vecMin = 4 // repairAVX512's vector path
+	//lint:ignore U1000 repairAVX2 reads it from go_asm.h
 	denseMin = 12 // repairAVX2's
 )
 

@@ -50,12 +50,9 @@ var impl = func() int {
 	return implPortable
 }()
 
-// minKernel is the shortest input that the fronts other than Prefix and
-// KernelPrefix hand to a kernel; shorter ones cost less in Go than the
-// call. vecValid takes any length: below 32 bytes, validShortAVX2 on both
-// paths. The AVX-512 kernels would take short input with masked loads
-// past the end of p, which are slow where the masked-off bytes lie on
-// another page.
+// minKernel is the shortest input that the fronts hand to the copying and
+// stopping entries; shorter ones cost less in Go than the call. vecValid
+// takes any length: below 32 bytes, validShortAVX2 on both paths.
 const minKernel = 32
 
 // validAVX2 returns n such that p[:n] holds no ill-formed sequence,
@@ -131,6 +128,27 @@ func validBMPAVX512(p []byte) int
 //go:noescape
 func copyValidBMPAVX512(dst, src []byte) int
 
+// checkAVX2, copyAVX2, checkAVX512, copyAVX512 and shortAVX2 are the
+// bodies of the kernels, which the entries enter with their arguments in
+// registers (valid_amd64.s). Go never calls them; they are declared so
+// that their symbols are the package's, for tools that count the
+// instructions of its code.
+//
+//lint:ignore U1000 the entries in the .s file jump to it
+func checkAVX2()
+
+//lint:ignore U1000 the entries in the .s file jump to it
+func copyAVX2()
+
+//lint:ignore U1000 the entries in the .s file jump to it
+func checkAVX512()
+
+//lint:ignore U1000 the entries in the .s file jump to it
+func copyAVX512()
+
+//lint:ignore U1000 the entries in the .s file jump to it
+func shortAVX2()
+
 // vecValid, vecCopy and their variants run the AVX-512 kernel of their
 // kind where impl is implAVX512 and p holds 64 bytes or more, the AVX2
 // kernel where impl is implAVX2 or p is shorter, and return -1 where impl
@@ -156,234 +174,3 @@ func vecValidBMP(p []byte) int
 
 //go:noescape
 func vecCopyBMP(dst, src []byte) int
-
-// KernelPrefix returns the kernel's n for p and true where Prefix would
-// call the AVX-512 or AVX2 kernel, and false elsewhere. n == len(p) means
-// that all of p is valid; otherwise the caller finishes with Finish. It
-// is small enough to be inlined, so that a hot caller calls the kernel
-// from its own frame: at 64 bytes a frame on the way costs a tenth of the
-// time. The caller calls QuickPrefix first, as Prefix does.
-func KernelPrefix(p []byte) (n int, ok bool) {
-	if len(p) < Short {
-		return 0, false
-	}
-	n = vecValid(p)
-	return n, n >= 0
-}
-
-// KernelCopy is KernelPrefix for CopyPrefix; the caller finishes with
-// CopyFinish. len(dst) must be at least len(src); dst[:len(src)] keeps the
-// kernel within dst's capacity even where it is not, at no cost that
-// would keep this from inlining.
-func KernelCopy(dst, src []byte) (n int, ok bool) {
-	if len(src) < minKernel {
-		return 0, false
-	}
-	n = vecCopy(dst[:len(src)], src)
-	return n, n >= 0
-}
-
-// KernelCopyBeforeEE is KernelPrefix for CopyPrefixBeforeEE; the caller
-// finishes with CopyFinishBeforeEE.
-func KernelCopyBeforeEE(dst, src []byte) (n int, ok bool) {
-	if len(src) < minKernel {
-		return 0, false
-	}
-	n = vecCopyBeforeEE(dst[:len(src)], src)
-	return n, n >= 0
-}
-
-// KernelPrefixBMP is KernelPrefix for PrefixBMP; the caller finishes with
-// FinishBMP.
-func KernelPrefixBMP(p []byte) (n int, ok bool) {
-	if len(p) < minKernel {
-		return 0, false
-	}
-	n = vecValidBMP(p)
-	return n, n >= 0
-}
-
-// KernelCopyBMP is KernelPrefix for CopyPrefixBMP; the caller finishes
-// with CopyFinishBMP.
-func KernelCopyBMP(dst, src []byte) (n int, ok bool) {
-	if len(src) < minKernel {
-		return 0, false
-	}
-	n = vecCopyBMP(dst[:len(src)], src)
-	return n, n >= 0
-}
-
-// Prefix returns the length of the longest prefix of p made of complete,
-// well-formed UTF-8 sequences.
-func Prefix(p []byte) int {
-	// The kernel is called here rather than through kernelPrefix: on
-	// short input each call on the way costs as much as the kernel's work.
-	var n int
-	if len(p) < Short {
-		return prefixShort(p)
-	}
-	if i, ok := QuickPrefix(p); ok {
-		return i
-	}
-	switch {
-	case impl >= implAVX2:
-		n = vecValid(p)
-	case impl == implPortable && len(p) >= minKernel:
-		return prefixPortable(p)
-	default:
-		return prefixGeneric(p)
-	}
-	if n == len(p) {
-		return n
-	}
-	return finish(p, n, plain)
-}
-
-// kernelPrefix runs the kernel of impl and variant v on p, whatever its
-// length, and finishes in Go where it stopped.
-func kernelPrefix(p []byte, v variant) int {
-	var n int
-	switch {
-	case impl >= implAVX2 && v == beforeEE:
-		n = vecValidBeforeEE(p)
-	case impl >= implAVX2 && v == bmp:
-		n = vecValidBMP(p)
-	case impl >= implAVX2:
-		n = vecValid(p)
-	case impl == implPortable && v == beforeEE:
-		return prefixBeforeEEPortable(p)
-	case impl == implPortable && v == bmp:
-		return prefixBMPPortable(p)
-	case impl == implPortable:
-		return prefixPortable(p)
-	}
-	if n == len(p) {
-		return n
-	}
-	return finish(p, n, v)
-}
-
-// CopyPrefix copies the longest prefix of src made of complete,
-// well-formed UTF-8 sequences to dst and returns its length n, which is
-// Prefix(src). len(dst) must be at least len(src), and dst and src must
-// not overlap. It may also write to dst[n:len(src)] (the bytes there are
-// unspecified), never beyond.
-func CopyPrefix(dst, src []byte) int {
-	// The kernel is called here, with no frame on the way, as in
-	// Prefix: a hot caller's short path comes here for short input.
-	var n int
-	switch {
-	case len(src) < minKernel:
-		return copyPrefixGeneric(dst, src)
-	case len(dst) < len(src):
-		panic("valid: CopyPrefix: dst shorter than src")
-	}
-	if i, ok := QuickCopy(dst, src); ok {
-		return i
-	}
-	switch {
-	case impl >= implAVX2:
-		n = vecCopy(dst, src)
-	case impl == implPortable:
-		return copyPrefixPortable(dst, src)
-	default:
-		return copyPrefixGeneric(dst, src)
-	}
-	if n == len(src) {
-		return n
-	}
-	return copyFinish(dst, src, n, plain)
-}
-
-// PrefixBeforeEE returns Prefix(p), or the offset of the first EE in that
-// prefix if it is smaller: the valid text that OPTU8 can pass on without
-// looking at it again.
-func PrefixBeforeEE(p []byte) int {
-	if len(p) < minKernel || impl == implGeneric {
-		return prefixBeforeEEGeneric(p)
-	}
-	if i, ok := QuickPrefix(p); ok {
-		return i // only ASCII comes before i: no EE
-	}
-	return kernelPrefix(p, beforeEE)
-}
-
-// CopyPrefixBeforeEE is CopyPrefix that stops where PrefixBeforeEE does.
-func CopyPrefixBeforeEE(dst, src []byte) int {
-	// The kernel is called here, as in CopyPrefix.
-	var n int
-	switch {
-	case len(src) < minKernel:
-		return copyPrefixBeforeEEGeneric(dst, src)
-	case len(dst) < len(src):
-		panic("valid: CopyPrefixBeforeEE: dst shorter than src")
-	}
-	if i, ok := QuickCopy(dst, src); ok {
-		return i // only ASCII comes before i: no EE
-	}
-	switch {
-	case impl >= implAVX2:
-		n = vecCopyBeforeEE(dst, src)
-	case impl == implPortable:
-		return copyPrefixBeforeEEPortable(dst, src)
-	default:
-		return copyPrefixBeforeEEGeneric(dst, src)
-	}
-	if n == len(src) {
-		return n
-	}
-	return copyFinish(dst, src, n, beforeEE)
-}
-
-// PrefixBMP returns Prefix(p), or the offset of the first byte F0..FF in
-// that prefix if it is smaller: the valid text that holds no character
-// above U+FFFF.
-func PrefixBMP(p []byte) int {
-	// The kernel is called here, as in Prefix.
-	var n int
-	if len(p) < minKernel {
-		return prefixBMPGeneric(p)
-	}
-	if i, ok := QuickPrefix(p); ok {
-		return i // only ASCII comes before i: no byte F0..FF
-	}
-	switch {
-	case impl >= implAVX2:
-		n = vecValidBMP(p)
-	case impl == implPortable:
-		return prefixBMPPortable(p)
-	default:
-		return prefixBMPGeneric(p)
-	}
-	if n == len(p) {
-		return n
-	}
-	return finish(p, n, bmp)
-}
-
-// CopyPrefixBMP is CopyPrefix that stops where PrefixBMP does.
-func CopyPrefixBMP(dst, src []byte) int {
-	// The kernel is called here, as in CopyPrefix.
-	var n int
-	switch {
-	case len(src) < minKernel:
-		return copyPrefixBMPGeneric(dst, src)
-	case len(dst) < len(src):
-		panic("valid: CopyPrefixBMP: dst shorter than src")
-	}
-	if i, ok := QuickCopy(dst, src); ok {
-		return i // only ASCII comes before i: no byte F0..FF
-	}
-	switch {
-	case impl >= implAVX2:
-		n = vecCopyBMP(dst, src)
-	case impl == implPortable:
-		return copyPrefixBMPPortable(dst, src)
-	default:
-		return copyPrefixBMPGeneric(dst, src)
-	}
-	if n == len(src) {
-		return n
-	}
-	return copyFinish(dst, src, n, bmp)
-}

@@ -31,6 +31,37 @@
 #include "go_asm.h"
 #include "textflag.h"
 
+// The entries load their arguments as the bodies take them.
+#define CHECKARGS(table) \
+	MOVQ p_base+0(FP), SI \
+	MOVQ p_len+8(FP), DX  \
+	LEAQ table(SB), R12   \
+	LEAQ ret+24(FP), R13
+
+#define COPYARGS(table) \
+	MOVQ dst_base+0(FP), DI  \
+	MOVQ src_base+24(FP), SI \
+	MOVQ src_len+32(FP), DX  \
+	LEAQ table(SB), R12      \
+	LEAQ ret+48(FP), R13
+
+// VEC jumps to the AVX-512 body where impl is implAVX512 and src holds
+// 64 bytes or more, to the AVX2 body where impl is implAVX2 or src is
+// shorter (so that no masked load reads past src), and returns -1 where
+// impl has no kernel.
+#define VEC(avx512, avx2) \
+	CMPQ ·impl(SB), $const_implAVX2 \
+	JB   none                       \
+	JEQ  short                      \
+	CMPQ DX, $64                    \
+	JB   short                      \
+	JMP  avx512(SB)                 \
+short:                              \
+	JMP  avx2(SB)                   \
+none:                               \
+	MOVQ $-1, (R13)                 \
+	RET
+
 // The error bits of the lookup tables, after simdjson's lookup4 (the
 // names are simdjson's; table_test.go builds every table from them and
 // checks the bytes below):
@@ -248,7 +279,7 @@ GLOBL iota<>(SB), RODATA|NOPTR, $32
 // len(src) to len(src)+2; zeros before src make its first bytes follow
 // ASCII.
 // Requires: AVX, AVX2
-TEXT shortAVX2<>(SB), NOSPLIT, $0-0
+TEXT ·shortAVX2(SB), NOSPLIT, $0-0
 	XORL  AX, AX
 	TESTQ DX, DX
 	JZ    ret
@@ -380,7 +411,7 @@ ret:
 // sequence, except perhaps an unfinished or ill-formed last one that only
 // the bytes from n on show (see validAVX2 in valid_amd64.go).
 // Requires: AVX, AVX2
-TEXT checkAVX2<>(SB), NOSPLIT, $0-0
+TEXT ·checkAVX2(SB), NOSPLIT, $0-0
 #define STORE2(reg, off)
 #define ASCII2 ASCII2_VALID
 #include "valid2_amd64.h"
@@ -389,7 +420,7 @@ TEXT checkAVX2<>(SB), NOSPLIT, $0-0
 
 // copyAVX2 is checkAVX2 that stores every block it loads from src to dst.
 // Requires: AVX, AVX2
-TEXT copyAVX2<>(SB), NOSPLIT, $0-0
+TEXT ·copyAVX2(SB), NOSPLIT, $0-0
 #define STORE2(reg, off) VMOVDQU reg, off(DI)(AX*1)
 #define ASCII2 ASCII2_COPY
 #include "valid2_amd64.h"
@@ -399,7 +430,7 @@ TEXT copyAVX2<>(SB), NOSPLIT, $0-0
 // checkAVX512 is checkAVX2 with 64-byte blocks; it takes src shorter than
 // 32 bytes too.
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
-TEXT checkAVX512<>(SB), NOSPLIT, $0-0
+TEXT ·checkAVX512(SB), NOSPLIT, $0-0
 #define STORE4(reg, off)
 #define STOREMASK4
 #define ASCII4 ASCII4_VALID
@@ -411,43 +442,12 @@ TEXT checkAVX512<>(SB), NOSPLIT, $0-0
 // dst, and the first block of an input shorter than 64 bytes with the
 // mask it is loaded with.
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
-TEXT copyAVX512<>(SB), NOSPLIT, $0-0
+TEXT ·copyAVX512(SB), NOSPLIT, $0-0
 #define STORE4(reg, off) VMOVDQU64 reg, off(DI)(AX*1)
 #define STOREMASK4 VMOVDQU8 Z0, K2, (DI)
 #define ASCII4 ASCII4_COPY
 #include "valid4_amd64.h"
 	MOVQ AX, (R13)
-	RET
-
-// The entries load their arguments as the bodies take them.
-#define CHECKARGS(table) \
-	MOVQ p_base+0(FP), SI \
-	MOVQ p_len+8(FP), DX  \
-	LEAQ table(SB), R12   \
-	LEAQ ret+24(FP), R13
-
-#define COPYARGS(table) \
-	MOVQ dst_base+0(FP), DI  \
-	MOVQ src_base+24(FP), SI \
-	MOVQ src_len+32(FP), DX  \
-	LEAQ table(SB), R12      \
-	LEAQ ret+48(FP), R13
-
-// VEC jumps to the AVX-512 body where impl is implAVX512 and src holds
-// 64 bytes or more, to the AVX2 body where impl is implAVX2 or src is
-// shorter (so that no masked load reads past src), and returns -1 where
-// impl has no kernel.
-#define VEC(avx512, avx2) \
-	CMPQ ·impl(SB), $const_implAVX2 \
-	JB   none                       \
-	JEQ  short                      \
-	CMPQ DX, $64                    \
-	JB   short                      \
-	JMP  avx512(SB)                 \
-short:                              \
-	JMP  avx2(SB)                   \
-none:                               \
-	MOVQ $-1, (R13)                 \
 	RET
 
 // func vecValid(p []byte) int
@@ -458,37 +458,37 @@ TEXT ·vecValid(SB), NOSPLIT, $0-32
 	JAE  long
 	CMPQ ·impl(SB), $const_implAVX2
 	JB   2(PC)
-	JMP  shortAVX2<>(SB)
+	JMP  ·shortAVX2(SB)
 	MOVQ $-1, ret+24(FP)
 	RET
 
 long:
-	VEC(checkAVX512<>, checkAVX2<>)
+	VEC(·checkAVX512, ·checkAVX2)
 
 // func vecCopy(dst, src []byte) int
 TEXT ·vecCopy(SB), NOSPLIT, $0-56
 	COPYARGS(prevLow<>)
-	VEC(copyAVX512<>, copyAVX2<>)
+	VEC(·copyAVX512, ·copyAVX2)
 
 // func vecValidBeforeEE(p []byte) int
 TEXT ·vecValidBeforeEE(SB), NOSPLIT, $0-32
 	CHECKARGS(prevLowEE<>)
-	VEC(checkAVX512<>, checkAVX2<>)
+	VEC(·checkAVX512, ·checkAVX2)
 
 // func vecCopyBeforeEE(dst, src []byte) int
 TEXT ·vecCopyBeforeEE(SB), NOSPLIT, $0-56
 	COPYARGS(prevLowEE<>)
-	VEC(copyAVX512<>, copyAVX2<>)
+	VEC(·copyAVX512, ·copyAVX2)
 
 // func vecValidBMP(p []byte) int
 TEXT ·vecValidBMP(SB), NOSPLIT, $0-32
 	CHECKARGS(prevLowBMP<>)
-	VEC(checkAVX512<>, checkAVX2<>)
+	VEC(·checkAVX512, ·checkAVX2)
 
 // func vecCopyBMP(dst, src []byte) int
 TEXT ·vecCopyBMP(SB), NOSPLIT, $0-56
 	COPYARGS(prevLowBMP<>)
-	VEC(copyAVX512<>, copyAVX2<>)
+	VEC(·copyAVX512, ·copyAVX2)
 
 // The kernels by name, for the tests, which run each implementation
 // directly (impls).
@@ -496,64 +496,64 @@ TEXT ·vecCopyBMP(SB), NOSPLIT, $0-56
 // func validAVX2(p []byte) int
 TEXT ·validAVX2(SB), NOSPLIT, $0-32
 	CHECKARGS(prevLow<>)
-	JMP checkAVX2<>(SB)
+	JMP ·checkAVX2(SB)
 
 // func copyValidAVX2(dst, src []byte) int
 TEXT ·copyValidAVX2(SB), NOSPLIT, $0-56
 	COPYARGS(prevLow<>)
-	JMP copyAVX2<>(SB)
+	JMP ·copyAVX2(SB)
 
 // func validBeforeEEAVX2(p []byte) int
 TEXT ·validBeforeEEAVX2(SB), NOSPLIT, $0-32
 	CHECKARGS(prevLowEE<>)
-	JMP checkAVX2<>(SB)
+	JMP ·checkAVX2(SB)
 
 // func copyValidBeforeEEAVX2(dst, src []byte) int
 TEXT ·copyValidBeforeEEAVX2(SB), NOSPLIT, $0-56
 	COPYARGS(prevLowEE<>)
-	JMP copyAVX2<>(SB)
+	JMP ·copyAVX2(SB)
 
 // func validBMPAVX2(p []byte) int
 TEXT ·validBMPAVX2(SB), NOSPLIT, $0-32
 	CHECKARGS(prevLowBMP<>)
-	JMP checkAVX2<>(SB)
+	JMP ·checkAVX2(SB)
 
 // func copyValidBMPAVX2(dst, src []byte) int
 TEXT ·copyValidBMPAVX2(SB), NOSPLIT, $0-56
 	COPYARGS(prevLowBMP<>)
-	JMP copyAVX2<>(SB)
+	JMP ·copyAVX2(SB)
 
 // func validShortAVX2(p []byte) int
 TEXT ·validShortAVX2(SB), NOSPLIT, $0-32
 	CHECKARGS(prevLow<>)
-	JMP shortAVX2<>(SB)
+	JMP ·shortAVX2(SB)
 
 // func validAVX512(p []byte) int
 TEXT ·validAVX512(SB), NOSPLIT, $0-32
 	CHECKARGS(prevLow<>)
-	JMP checkAVX512<>(SB)
+	JMP ·checkAVX512(SB)
 
 // func copyValidAVX512(dst, src []byte) int
 TEXT ·copyValidAVX512(SB), NOSPLIT, $0-56
 	COPYARGS(prevLow<>)
-	JMP copyAVX512<>(SB)
+	JMP ·copyAVX512(SB)
 
 // func validBeforeEEAVX512(p []byte) int
 TEXT ·validBeforeEEAVX512(SB), NOSPLIT, $0-32
 	CHECKARGS(prevLowEE<>)
-	JMP checkAVX512<>(SB)
+	JMP ·checkAVX512(SB)
 
 // func copyValidBeforeEEAVX512(dst, src []byte) int
 TEXT ·copyValidBeforeEEAVX512(SB), NOSPLIT, $0-56
 	COPYARGS(prevLowEE<>)
-	JMP copyAVX512<>(SB)
+	JMP ·copyAVX512(SB)
 
 // func validBMPAVX512(p []byte) int
 TEXT ·validBMPAVX512(SB), NOSPLIT, $0-32
 	CHECKARGS(prevLowBMP<>)
-	JMP checkAVX512<>(SB)
+	JMP ·checkAVX512(SB)
 
 // func copyValidBMPAVX512(dst, src []byte) int
 TEXT ·copyValidBMPAVX512(SB), NOSPLIT, $0-56
 	COPYARGS(prevLowBMP<>)
-	JMP copyAVX512<>(SB)
+	JMP ·copyAVX512(SB)

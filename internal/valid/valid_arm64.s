@@ -41,6 +41,21 @@
 
 #include "textflag.h"
 
+// The entries load their arguments as the bodies take them.
+#define CHECKARGS(table) \
+	MOVD p_base+0(FP), R0 \
+	MOVD p_len+8(FP), R1  \
+	MOVD $table(SB), R10  \
+	MOVD $ret+24(FP), R19
+
+#define COPYARGS(table) \
+	MOVD dst_base+0(FP), R8  \
+	MOVD src_base+24(FP), R0 \
+	MOVD src_len+32(FP), R1  \
+	SUB  R0, R8, R14         \
+	MOVD $table(SB), R10     \
+	MOVD $ret+48(FP), R19
+
 // The error bits of the tables, by the names of valid_amd64.s, in an order
 // of their own (table_neon_test.go builds the tables from them and checks
 // the bytes below):
@@ -270,7 +285,7 @@ GLOBL curHigh<>(SB), RODATA|NOPTR, $16
 // sequence, except perhaps an unfinished or ill-formed last one that only
 // the bytes from n on show (see validNEON in valid_arm64.go).
 // Requires: NEON (ASIMD), which every arm64 CPU has.
-TEXT checkNEON<>(SB), NOSPLIT, $0-0
+TEXT ·checkNEON(SB), NOSPLIT, $0-0
 #define STORE(a, b, c, d)
 #define STORE1(a)
 #define DSTBACK
@@ -281,7 +296,7 @@ TEXT checkNEON<>(SB), NOSPLIT, $0-0
 
 // copyNEON is checkNEON that stores every block it loads from src to dst.
 // Requires: NEON.
-TEXT copyNEON<>(SB), NOSPLIT, $0-0
+TEXT ·copyNEON(SB), NOSPLIT, $0-0
 #define STORE(a, b, c, d) VST1.P [a.B16, b.B16, c.B16, d.B16], 64(R8)
 #define STORE1(a) VST1.P [a.B16], 16(R8)
 #define DSTBACK SUB $128, R8
@@ -290,47 +305,32 @@ TEXT copyNEON<>(SB), NOSPLIT, $0-0
 	MOVD R11, (R19)
 	RET
 
-// The entries load their arguments as the bodies take them.
-#define CHECKARGS(table) \
-	MOVD p_base+0(FP), R0 \
-	MOVD p_len+8(FP), R1  \
-	MOVD $table(SB), R10  \
-	MOVD $ret+24(FP), R19
-
-#define COPYARGS(table) \
-	MOVD dst_base+0(FP), R8  \
-	MOVD src_base+24(FP), R0 \
-	MOVD src_len+32(FP), R1  \
-	SUB  R0, R8, R14         \
-	MOVD $table(SB), R10     \
-	MOVD $ret+48(FP), R19
-
 // func validNEON(p []byte) int
 TEXT ·validNEON(SB), NOSPLIT, $0-32
 	CHECKARGS(lead<>)
-	JMP checkNEON<>(SB)
+	JMP ·checkNEON(SB)
 
 // func copyValidNEON(dst, src []byte) int
 TEXT ·copyValidNEON(SB), NOSPLIT, $0-56
 	COPYARGS(lead<>)
-	JMP copyNEON<>(SB)
+	JMP ·copyNEON(SB)
 
 // func validBeforeEENEON(p []byte) int
 TEXT ·validBeforeEENEON(SB), NOSPLIT, $0-32
 	CHECKARGS(leadEE<>)
-	JMP checkNEON<>(SB)
+	JMP ·checkNEON(SB)
 
 // func copyValidBeforeEENEON(dst, src []byte) int
 TEXT ·copyValidBeforeEENEON(SB), NOSPLIT, $0-56
 	COPYARGS(leadEE<>)
-	JMP copyNEON<>(SB)
+	JMP ·copyNEON(SB)
 
 // func validBMPNEON(p []byte) int
 TEXT ·validBMPNEON(SB), NOSPLIT, $0-32
 	CHECKARGS(leadBMP<>)
-	JMP checkNEON<>(SB)
+	JMP ·checkNEON(SB)
 
 // func copyValidBMPNEON(dst, src []byte) int
 TEXT ·copyValidBMPNEON(SB), NOSPLIT, $0-56
 	COPYARGS(leadBMP<>)
-	JMP copyNEON<>(SB)
+	JMP ·copyNEON(SB)

@@ -1,9 +1,8 @@
-//go:build gc && !purego
-
 package valid
 
 // prefixSlow is Prefix without its shortcuts for short input: the kernel
-// of impl whatever the length of p, finished in Go.
+// of impl whatever the length of p, finished in Go, or the implementation
+// in Go where there is no kernel.
 func prefixSlow(p []byte) int { return kernelPrefix(p, plain) }
 
 // copyPrefixSlow is CopyPrefix without its shortcuts for short input.
@@ -30,22 +29,29 @@ func kernelCopy(dst, src []byte, v variant) int {
 		panic("valid: CopyPrefix: dst shorter than src")
 	}
 	var n int
-	switch {
-	case impl >= implAVX2 && v == beforeEE:
+	switch v {
+	case beforeEE:
 		n = vecCopyBeforeEE(dst, src)
-	case impl >= implAVX2 && v == bmp:
+	case bmp:
 		n = vecCopyBMP(dst, src)
-	case impl >= implAVX2:
+	default:
 		n = vecCopy(dst, src)
+	}
+	switch {
+	case n == len(src):
+		return n
+	case n >= 0:
+		return copyFinish(dst, src, n, v)
 	case impl == implPortable && v == beforeEE:
 		return copyPrefixBeforeEEPortable(dst, src)
 	case impl == implPortable && v == bmp:
 		return copyPrefixBMPPortable(dst, src)
 	case impl == implPortable:
 		return copyPrefixPortable(dst, src)
+	case v == beforeEE:
+		return copyPrefixBeforeEEGeneric(dst, src)
+	case v == bmp:
+		return copyPrefixBMPGeneric(dst, src)
 	}
-	if n == len(src) {
-		return n
-	}
-	return copyFinish(dst, src, n, v)
+	return copyPrefixGeneric(dst, src)
 }
