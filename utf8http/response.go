@@ -580,6 +580,17 @@ func (f *feed) Read(p []byte) (int, error) {
 }
 
 func (f *feed) ReadByte() (byte, error) {
+	if len(f.buf) > 0 && len(f.pre) == 0 {
+		c := f.buf[0]
+		f.buf = f.buf[1:]
+		f.total++
+		return c, nil
+	}
+	return f.readByteSlow()
+}
+
+// readByteSlow is ReadByte when it may wait.
+func (f *feed) readByteSlow() (byte, error) {
 	if len(f.pre) > 0 {
 		c := f.pre[0]
 		f.pre = f.pre[1:]
