@@ -107,7 +107,7 @@ func (w *responseWriter) decide(p []byte) {
 		if !varies(h) {
 			h.Add("Vary", "Accept-Encoding")
 		}
-		h.Del("Content-Encoding") // until commit compresses
+		h.Del("Content-Encoding") // until startGzip sets it
 		w.gzipped = w.gzipOK
 		if w.head && w.gzipOK {
 			h.Set("Content-Encoding", "gzip") // as a GET of more than the buffer gets it
