@@ -128,19 +128,19 @@ func CheckURL() Option {
 // compressed again with gzip, at [compress/gzip.BestSpeed]; otherwise it
 // is sent decoded, without Content-Encoding (with a Content-Length if it
 // was held whole). Either way a strong ETag becomes weak and Vary names
-// Accept-Encoding. A compressed
-// body that does not decode is answered with 502 Bad Gateway, "corrupt
-// gzip response body" (or deflate), or aborted if bytes went out. So that
-// a handler, or the upstream server of an
-// [net/http/httputil.ReverseProxy], never sends a coding it cannot decode, Middleware gives the handler a request
-// whose Accept-Encoding lists only gzip, x-gzip, deflate and identity
-// ("identity" if the client listed none of them), and without Range and
-// If-Range, so that the body comes whole: a range of it may begin or end
-// within a sequence or a compressed stream. A response in another
-// coding (br, zstd, compress) or in several gets 502 Bad Gateway, "response
-// Content-Encoding is not supported", under every policy: it is never sent
-// unchecked. A response with a Content-Encoding but no Content-Type is not
-// sniffed, as net/http does not, and passes untouched.
+// Accept-Encoding. A compressed body that does not decode is answered with
+// 502 Bad Gateway, "corrupt gzip response body" (or deflate), or aborted
+// if bytes went out. So that a handler, or the upstream server of an
+// [net/http/httputil.ReverseProxy], never sends a coding it cannot decode,
+// Middleware gives the handler a request whose Accept-Encoding lists only
+// gzip, x-gzip, deflate and identity ("identity" if the client listed none
+// of them), and without Range and If-Range, so that the body comes whole:
+// a range of it may begin or end within a sequence or a compressed stream.
+// A response in another coding (br, zstd, compress) or in several gets 502
+// Bad Gateway, "response Content-Encoding is not supported", under every
+// policy: it is never sent unchecked. A response with a Content-Encoding
+// but no Content-Type is not sniffed, as net/http does not, and passes
+// untouched.
 //
 // After Middleware answered with a 500 or 502, the handler's Writes return
 // the error, and if the handler then panics with [http.ErrAbortHandler], as
