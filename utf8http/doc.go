@@ -48,8 +48,9 @@
 // never handed over unchecked or corrupted.
 //
 // With [Responses], a response in gzip or deflate is decoded, checked and
-// compressed again with gzip if the client accepts gzip, or sent decoded;
-// one that does not decode gets 502 Bad Gateway. The handler sees an
+// compressed again with gzip if the client accepts gzip and the body is
+// longer than the [ResponseBuffer], or sent decoded; one that does not
+// decode gets 502 Bad Gateway. The handler sees an
 // Accept-Encoding that lists only the codings Middleware decodes, and a
 // response in any other coding gets 502: no response is sent unchecked.
 //

@@ -685,12 +685,13 @@ type benchItem struct {
 	Notes string   `json:"notes"`
 }
 
-// benchJSON returns the JSON of the benchmarks: about 1 KiB of valid text
-// in several scripts.
-func benchJSON(b *testing.B) []byte {
+// benchJSON returns the JSON of the benchmarks: n times about 1 KiB of
+// valid text in several scripts.
+func benchJSON(b *testing.B, n int) []byte {
 	var items []benchItem
-	for i, name := range textgen.Names[:10] {
-		items = append(items, benchItem{i, name, []string{"a", "ü", "日本"}, string(textgen.Make(name, 80))})
+	for i := range 10 * n {
+		name := textgen.Names[i%10]
+		items = append(items, benchItem{i, name, []string{"a", "ü", "日本"}, string(textgen.Make(name, 80+i/10))})
 	}
 	data, err := json.Marshal(items)
 	if err != nil {
@@ -703,13 +704,14 @@ func benchJSON(b *testing.B) []byte {
 // handler that decodes a JSON body of about 1 KiB, with no middleware
 // (policy=none) and with Middleware, for a plain and a gzip body. Without
 // the middleware the handler decodes gzip itself. The response/ benchmarks
-// measure a handler that writes such a JSON response, as a ReverseProxy
-// relays it: with no middleware, and with Middleware and Responses; a gzip
-// response is decoded, checked and compressed again for a client that
-// accepts gzip.
+// measure a handler that writes a JSON response of about 1 or 16 KiB, as a
+// ReverseProxy relays it: with no middleware, and with Middleware and
+// Responses. A gzip response is decoded and checked, and, for a client that
+// accepts gzip, compressed again if it is longer than the ResponseBuffer:
+// the 16 KiB one.
 func BenchmarkMiddleware(b *testing.B) {
 	type item = benchItem
-	data := benchJSON(b)
+	data := benchJSON(b, 1)
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body io.Reader = r.Body
 		if r.Header.Get("Content-Encoding") == "gzip" {
@@ -762,38 +764,41 @@ func BenchmarkMiddleware(b *testing.B) {
 			})
 		}
 	}
-	for _, enc := range []string{"identity", "gzip"} {
-		encoded := compress(b, enc, data)
-		relay := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "application/json")
-			if enc != "identity" {
-				w.Header().Set("Content-Encoding", enc)
-			}
-			w.Write(encoded)
-		})
-		for _, bc := range []struct {
-			name string
-			h    http.Handler
-		}{
-			{"none", relay},
-			{"reject", Middleware(utf8stream.Reject, Responses())(relay)},
-			{"replace", Middleware(utf8stream.Replace, Responses())(relay)},
-		} {
-			b.Run("response/encoding="+enc+"/policy="+bc.name, func(b *testing.B) {
-				req := httptest.NewRequest(http.MethodGet, "/items", nil)
-				req.Header.Set("Accept-Encoding", "gzip, deflate, br")
-				w := &statusWriter{h: http.Header{}}
-				b.SetBytes(int64(len(data)))
-				b.ReportAllocs()
-				for b.Loop() {
-					clear(w.h)
-					w.code = 0
-					bc.h.ServeHTTP(w, req)
-					if w.code != http.StatusOK {
-						b.Fatalf("status %d", w.code)
-					}
+	for _, size := range []int{1, 16} {
+		data := benchJSON(b, size)
+		for _, enc := range []string{"identity", "gzip"} {
+			encoded := compress(b, enc, data)
+			relay := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				if enc != "identity" {
+					w.Header().Set("Content-Encoding", enc)
 				}
+				w.Write(encoded)
 			})
+			for _, bc := range []struct {
+				name string
+				h    http.Handler
+			}{
+				{"none", relay},
+				{"reject", Middleware(utf8stream.Reject, Responses())(relay)},
+				{"replace", Middleware(utf8stream.Replace, Responses())(relay)},
+			} {
+				b.Run(fmt.Sprintf("response/size=%dK/encoding=%s/policy=%s", size, enc, bc.name), func(b *testing.B) {
+					req := httptest.NewRequest(http.MethodGet, "/items", nil)
+					req.Header.Set("Accept-Encoding", "gzip, deflate, br")
+					w := &statusWriter{h: http.Header{}}
+					b.SetBytes(int64(len(data)))
+					b.ReportAllocs()
+					for b.Loop() {
+						clear(w.h)
+						w.code = 0
+						bc.h.ServeHTTP(w, req)
+						if w.code != http.StatusOK {
+							b.Fatalf("status %d", w.code)
+						}
+					}
+				})
+			}
 		}
 	}
 }

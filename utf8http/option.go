@@ -124,22 +124,23 @@ func CheckURL() Option {
 //
 // A response in Content-Encoding gzip, x-gzip or deflate (zlib, or raw
 // deflate as some servers send) is decoded and checked. If the client
-// accepts gzip, it is compressed again with gzip, at
-// [compress/gzip.BestSpeed]; otherwise it is sent decoded, without
-// Content-Encoding. Either way its
-// Content-Length is deleted and a strong ETag becomes weak. A compressed
-// body that does not decode is answered with 502 Bad Gateway, "corrupt
-// gzip response body" (or deflate), or aborted if bytes went out. So that
-// a handler, or the upstream server of an
-// [net/http/httputil.ReverseProxy], never sends a coding it cannot decode, Middleware gives the handler a request
-// whose Accept-Encoding lists only gzip, x-gzip, deflate and identity
-// ("identity" if the client listed none of them), and without Range and
-// If-Range, so that the body comes whole: a range of it may begin or end
-// within a sequence or a compressed stream. A response in another
-// coding (br, zstd, compress) or in several gets 502 Bad Gateway, "response
-// Content-Encoding is not supported", under every policy: it is never sent
-// unchecked. A response with a Content-Encoding but no Content-Type is not
-// sniffed, as net/http does not, and passes untouched.
+// accepts gzip and the checked body outgrows the ResponseBuffer, it is
+// compressed again with gzip, at [compress/gzip.BestSpeed]; otherwise it
+// is sent decoded, without Content-Encoding (with a Content-Length if it
+// was held whole). Either way a strong ETag becomes weak and Vary names
+// Accept-Encoding. A compressed body that does not decode is answered with
+// 502 Bad Gateway, "corrupt gzip response body" (or deflate), or aborted
+// if bytes went out. So that a handler, or the upstream server of an
+// [net/http/httputil.ReverseProxy], never sends a coding it cannot decode,
+// Middleware gives the handler a request whose Accept-Encoding lists only
+// gzip, x-gzip, deflate and identity ("identity" if the client listed none
+// of them), and without Range and If-Range, so that the body comes whole:
+// a range of it may begin or end within a sequence or a compressed stream.
+// A response in another coding (br, zstd, compress) or in several gets 502
+// Bad Gateway, "response Content-Encoding is not supported", under every
+// policy: it is never sent unchecked. A response with a Content-Encoding
+// but no Content-Type is not sniffed, as net/http does not, and passes
+// untouched.
 //
 // After Middleware answered with a 500 or 502, the handler's Writes return
 // the error, and if the handler then panics with [http.ErrAbortHandler], as
@@ -155,9 +156,11 @@ const defaultResponseBuffer = 4 << 10
 // ResponseBuffer sets how many bytes of a checked response body
 // [Middleware] holds back with its status before sending them, with
 // [Responses]; a response rejected within them becomes a 500 rather than
-// an aborted one. The bytes are counted as sent, after the policy and any
-// compression. The default is 4 KiB; 0 or less sends the status with the
-// first byte of the body.
+// an aborted one. A body compressed again is held twice: up to n bytes
+// of it before compression, which are sent uncompressed if that is the
+// whole body, and then up to n bytes of what they compress to. The
+// default is 4 KiB; 0 or less sends the status with the first byte of the
+// body.
 func ResponseBuffer(n int) Option {
 	return func(o *options) { o.respBuffer = max(n, 0) }
 }

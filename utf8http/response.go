@@ -21,8 +21,11 @@ import (
 // 500.
 //
 // A checked body goes from Write through dec, if it is compressed, then
-// wr, then zw, if it is compressed again, and last through sink, which
-// holds bytes in hold or writes them to rw.
+// wr, then sink. If the body is to be compressed again, sink holds its
+// first bytes uncompressed and, once they outgrow hold, sends them and the
+// rest through zw. What is sent, compressed or not, goes through emit,
+// which holds bytes in hold while the status is held back, and then writes
+// them to rw.
 type responseWriter struct {
 	rw       http.ResponseWriter
 	m        *middleware
@@ -30,7 +33,8 @@ type responseWriter struct {
 	gzipOK   bool               // the client accepts gzip
 	wr       *utf8stream.Writer // nil unless the body is checked
 	dec      *pushDecoder       // decodes a compressed body, or nil
-	zw       *gzip.Writer       // compresses a decoded body again, or nil
+	gzipped  bool               // the decoded body is to be compressed again, once it outgrows hold
+	zw       *gzip.Writer       // compresses it once it did, or nil
 	hold     *[]byte            // output held back while !sent; nil until needed
 	code     int                // the status the handler set, or 0
 	decided  bool               // wr, dec and zw are settled
@@ -92,25 +96,21 @@ func (w *responseWriter) decide(p []byte) {
 		w.answer(http.StatusBadGateway, "response Content-Encoding is not supported")
 		return
 	}
-	var out io.Writer = sink{w}
 	switch {
 	case coding != "":
-		// The body changes: its length, its validator and perhaps its coding.
+		// The body changes: its length, its validator and perhaps its
+		// coding, which depends on the request's Accept-Encoding.
 		h.Del("Content-Length")
 		if e := h.Get("Etag"); e != "" && !strings.HasPrefix(e, "W/") {
 			h.Set("Etag", "W/"+e)
 		}
-		if !w.gzipOK {
-			h.Del("Content-Encoding")
-			break
-		}
-		h.Set("Content-Encoding", "gzip")
 		if !varies(h) {
 			h.Add("Vary", "Accept-Encoding")
 		}
-		if !w.head {
-			w.zw = newGzipWriter(out)
-			out = w.zw
+		h.Del("Content-Encoding") // until startGzip sets it
+		w.gzipped = w.gzipOK
+		if w.head && w.gzipOK {
+			h.Set("Content-Encoding", "gzip") // as a GET of more than the buffer gets it
 		}
 	case w.m.resizes:
 		h.Del("Content-Length")
@@ -118,7 +118,7 @@ func (w *responseWriter) decide(p []byte) {
 	if w.head {
 		return // the header says what a GET would get
 	}
-	w.wr = w.m.newWriter(out)
+	w.wr = w.m.newWriter(sink{w})
 	if coding != "" {
 		w.dec = &pushDecoder{coding: coding, out: w.wr}
 	}
@@ -158,16 +158,9 @@ func (w *responseWriter) commit() error {
 	return err
 }
 
-// held reports whether output is held back: a body byte that has not gone
-// out.
-func (w *responseWriter) held() bool { return w.hold != nil && len(*w.hold) > 0 }
-
-// sink is what the checked body is written to at the end: it holds up to
-// the ResponseBuffer's worth while nothing has been sent, then commits.
-type sink struct{ w *responseWriter }
-
-func (s sink) Write(p []byte) (int, error) {
-	w := s.w
+// emit holds p while the status is held back and the ResponseBuffer has
+// room, and otherwise commits and writes p.
+func (w *responseWriter) emit(p []byte) (int, error) {
 	if !w.sent {
 		if w.hold == nil && len(p) <= w.m.o.respBuffer {
 			w.hold = w.m.holdBuf()
@@ -181,6 +174,56 @@ func (s sink) Write(p []byte) (int, error) {
 		}
 	}
 	return w.rw.Write(p)
+}
+
+// startGzip starts compressing the body, with what is held.
+func (w *responseWriter) startGzip() error {
+	w.rw.Header().Set("Content-Encoding", "gzip")
+	w.zw = newGzipWriter(zsink{w})
+	text := w.hold
+	if text == nil {
+		return nil
+	}
+	w.hold = nil // emit holds what zw writes in a buffer of its own
+	_, err := w.zw.Write(*text)
+	w.m.freeHold(text)
+	return err
+}
+
+// zsink is what zw writes to.
+type zsink struct{ w *responseWriter }
+
+func (s zsink) Write(p []byte) (int, error) { return s.w.emit(p) }
+
+// held reports whether output is held back: a body byte that has not gone
+// out.
+func (w *responseWriter) held() bool { return w.heldLen() > 0 }
+
+// heldLen returns the number of bytes held back.
+func (w *responseWriter) heldLen() int {
+	if w.hold == nil {
+		return 0
+	}
+	return len(*w.hold)
+}
+
+// sink is what the checked body is written to. A body to be compressed
+// again is compressed once it outgrows the ResponseBuffer: one held whole
+// goes out as it is, since compressing a few KiB costs more than it saves.
+type sink struct{ w *responseWriter }
+
+func (s sink) Write(p []byte) (int, error) {
+	w := s.w
+	switch {
+	case w.zw != nil:
+		return w.zw.Write(p)
+	case w.gzipped && !w.sent && w.heldLen()+len(p) > w.m.o.respBuffer:
+		if err := w.startGzip(); err != nil {
+			return 0, err
+		}
+		return w.zw.Write(p)
+	}
+	return w.emit(p)
 }
 
 func (w *responseWriter) Write(p []byte) (int, error) {
@@ -278,12 +321,16 @@ func (w *responseWriter) FlushError() error {
 		return nil // nothing written: the status waits for the body
 	case w.wr == nil || w.hijack:
 		w.send()
-	case w.err != nil || !w.sent && !w.held():
+	case w.err != nil || !w.sent && !w.held() && w.zw == nil:
 		return nil
 	default:
+		if w.gzipped && w.zw == nil {
+			if err := w.startGzip(); err != nil {
+				return err
+			}
+		}
 		if w.zw != nil {
 			if err := w.zw.Flush(); err != nil {
-				w.fail(err)
 				return err
 			}
 		}
@@ -327,21 +374,15 @@ func (w *responseWriter) finish() {
 		}
 	}
 	if w.zw != nil {
-		if err := w.zw.Close(); err != nil {
-			w.fail(err)
-			return
-		}
+		w.zw.Close() // an error is the connection's: nothing more can be sent
 	}
 	if w.wr != nil && !w.sent {
+		// Held whole (compressed or not): its length is known.
 		h := w.rw.Header()
 		_, cl := h["Content-Length"]
 		_, tr := h["Trailer"]
 		if !cl && !tr {
-			n := 0
-			if w.hold != nil {
-				n = len(*w.hold)
-			}
-			h.Set("Content-Length", strconv.Itoa(n))
+			h.Set("Content-Length", strconv.Itoa(w.heldLen()))
 		}
 	}
 	w.commit()
@@ -539,6 +580,17 @@ func (f *feed) Read(p []byte) (int, error) {
 }
 
 func (f *feed) ReadByte() (byte, error) {
+	if len(f.buf) > 0 && len(f.pre) == 0 {
+		c := f.buf[0]
+		f.buf = f.buf[1:]
+		f.total++
+		return c, nil
+	}
+	return f.readByteSlow()
+}
+
+// readByteSlow is ReadByte when it may wait.
+func (f *feed) readByteSlow() (byte, error) {
 	if len(f.pre) > 0 {
 		c := f.pre[0]
 		f.pre = f.pre[1:]

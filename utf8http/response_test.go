@@ -323,86 +323,96 @@ func TestMiddlewareResponseContentEncoding(t *testing.T) {
 		for _, text := range [][]byte{short, long} {
 			for _, cd := range codings {
 				for _, ae := range accepts {
-					name := fmt.Sprintf("policy=%v/size=%d/encoding=%s/accept=%s", p, len(text), cd.desc, ae.header)
-					t.Run(name, func(t *testing.T) {
-						if testing.Short() && len(text) > len(short) && p != utf8stream.Reject && p != utf8stream.Replace {
-							t.Skip("long inputs under Reject and Replace only with -short")
-						}
-						body := cd.encode(t, text)
-						var sawAccept []string
-						url, client := serveLocal(t, Middleware(p, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-							sawAccept = r.Header["Accept-Encoding"]
-							w.Header().Set("Content-Type", "application/json")
-							w.Header().Set("Etag", `"v1"`)
-							if cd.header != "" {
-								w.Header().Set("Content-Encoding", cd.header)
+					for _, k := range []int{1, 7, 1 << 20} {
+						name := fmt.Sprintf("policy=%v/size=%d/encoding=%s/accept=%s/write=%d", p, len(text), cd.desc, ae.header, k)
+						t.Run(name, func(t *testing.T) {
+							if testing.Short() && len(text) > len(short) && (k == 1 || p != utf8stream.Reject && p != utf8stream.Replace) {
+								t.Skip("long inputs under Reject and Replace, and in writes of more than a byte, only with -short")
 							}
-							w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-							for i := 0; i < len(body); i += 7 {
-								if _, err := w.Write(body[i:min(i+7, len(body))]); err != nil {
-									return
+							body := cd.encode(t, text)
+							var sawAccept []string
+							url, client := serveLocal(t, Middleware(p, Responses())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+								sawAccept = r.Header["Accept-Encoding"]
+								w.Header().Set("Content-Type", "application/json")
+								w.Header().Set("Etag", `"v1"`)
+								if cd.header != "" {
+									w.Header().Set("Content-Encoding", cd.header)
+								}
+								w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+								for i := 0; i < len(body); i += k {
+									if _, err := w.Write(body[i:min(i+k, len(body))]); err != nil {
+										return
+									}
+								}
+							})))
+							req, err := http.NewRequest(http.MethodGet, url, nil)
+							if err != nil {
+								t.Fatal(err)
+							}
+							// Asked for explicitly, the client does not decode gzip.
+							req.Header.Set("Accept-Encoding", ae.header)
+							resp, err := client.Do(req)
+							if err != nil {
+								t.Fatal(err)
+							}
+							got, rerr := io.ReadAll(resp.Body)
+							resp.Body.Close()
+							for _, v := range sawAccept {
+								if strings.Contains(v, "br") || strings.Contains(v, "zstd") || v == "*" {
+									t.Errorf("handler saw Accept-Encoding %q; want only codings the middleware decodes", sawAccept)
 								}
 							}
-						})))
-						req, err := http.NewRequest(http.MethodGet, url, nil)
-						if err != nil {
-							t.Fatal(err)
-						}
-						// Asked for explicitly, the client does not decode gzip.
-						req.Header.Set("Accept-Encoding", ae.header)
-						resp, err := client.Do(req)
-						if err != nil {
-							t.Fatal(err)
-						}
-						got, rerr := io.ReadAll(resp.Body)
-						resp.Body.Close()
-						for _, v := range sawAccept {
-							if strings.Contains(v, "br") || strings.Contains(v, "zstd") || v == "*" {
-								t.Errorf("handler saw Accept-Encoding %q; want only codings the middleware decodes", sawAccept)
-							}
-						}
-						coded := cd.header != "" && cd.header != "identity"
-						if p == utf8stream.Reject {
-							// The gzip writer holds what it compresses until
-							// it has a block, so nothing of the long text goes
-							// out before its ill-formed byte either.
-							if len(text) == len(short) || coded && ae.gzip {
-								if rerr != nil || resp.StatusCode != http.StatusInternalServerError || string(got) != rejectedText {
-									t.Errorf("response = %d %q, %v; want 500 %q", resp.StatusCode, got, rerr, rejectedText)
+							coded := cd.header != "" && cd.header != "identity"
+							if p == utf8stream.Reject {
+								// Compressed again, the long text is held a
+								// second time, in the gzip writer and then
+								// compressed, so it does not go out before its
+								// ill-formed byte either.
+								if len(text) == len(short) || coded && ae.gzip {
+									if rerr != nil || resp.StatusCode != http.StatusInternalServerError || string(got) != rejectedText {
+										t.Errorf("response = %d %q, %v; want 500 %q", resp.StatusCode, got, rerr, rejectedText)
+									}
+								} else if rerr == nil {
+									t.Errorf("response = %d, %d bytes read without error; want it aborted", resp.StatusCode, len(got))
 								}
-							} else if rerr == nil {
-								t.Errorf("response = %d, %d bytes read without error; want it aborted", resp.StatusCode, len(got))
+								return
 							}
-							return
-						}
-						if rerr != nil || resp.StatusCode != http.StatusOK {
-							t.Fatalf("response = %d, %v", resp.StatusCode, rerr)
-						}
-						ce := resp.Header.Get("Content-Encoding")
-						switch {
-						case !coded:
-							if ce != cd.header {
-								t.Errorf("Content-Encoding = %q; want %q kept", ce, cd.header)
+							if rerr != nil || resp.StatusCode != http.StatusOK {
+								t.Fatalf("response = %d, %v", resp.StatusCode, rerr)
 							}
-						case ae.gzip:
-							if ce != "gzip" || !strings.Contains(resp.Header.Get("Vary"), "Accept-Encoding") {
-								t.Errorf("Content-Encoding = %q, Vary %q; want gzip and Accept-Encoding", ce, resp.Header.Get("Vary"))
+							ce := resp.Header.Get("Content-Encoding")
+							switch {
+							case !coded:
+								if ce != cd.header {
+									t.Errorf("Content-Encoding = %q; want %q kept", ce, cd.header)
+								}
+							case ae.gzip && len(text) > defaultResponseBuffer:
+								if ce != "gzip" {
+									t.Errorf("Content-Encoding = %q; want gzip", ce)
+								}
+								if got, err = gunzip(got); err != nil {
+									t.Fatalf("response does not decode: %v", err)
+								}
+							default:
+								// Not accepted, or held whole: sent as it is.
+								if ce != "" {
+									t.Errorf("Content-Encoding = %q; want none", ce)
+								}
+								if len(text) == len(short) && resp.ContentLength != int64(len(got)) {
+									t.Errorf("held response has ContentLength %d; want %d", resp.ContentLength, len(got))
+								}
 							}
-							if got, err = gunzip(got); err != nil {
-								t.Fatalf("response does not decode: %v", err)
+							if coded && !strings.Contains(resp.Header.Get("Vary"), "Accept-Encoding") {
+								t.Errorf("Vary = %q; want Accept-Encoding", resp.Header.Get("Vary"))
 							}
-						default:
-							if ce != "" {
-								t.Errorf("Content-Encoding = %q; want none", ce)
+							if coded && resp.Header.Get("Etag") != `W/"v1"` {
+								t.Errorf("ETag = %q; want it weak", resp.Header.Get("Etag"))
 							}
-						}
-						if coded && resp.Header.Get("Etag") != `W/"v1"` {
-							t.Errorf("ETag = %q; want it weak", resp.Header.Get("Etag"))
-						}
-						if msg := checkOutput(t, p, text, got); msg != "" {
-							t.Error(msg)
-						}
-					})
+							if msg := checkOutput(t, p, text, got); msg != "" {
+								t.Error(msg)
+							}
+						})
+					}
 				}
 			}
 		}

@@ -305,7 +305,7 @@ func (t *memTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // by the caller without Transport, as http.Transport would, and by
 // Transport with it.
 func BenchmarkTransport(b *testing.B) {
-	data := benchJSON(b)
+	data := benchJSON(b, 1)
 	for _, enc := range []string{"identity", "gzip"} {
 		base := &memTransport{compress(b, enc, data), "application/json", enc}
 		for _, bc := range []struct {
