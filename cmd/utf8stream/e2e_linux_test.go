@@ -887,3 +887,57 @@ func TestEndToEndSignals(t *testing.T) {
 		}
 	})
 }
+
+// TestEndToEndDirectory walks a tree that holds what a walk must not
+// open, a FIFO, and a directory it may not read.
+func TestEndToEndDirectory(t *testing.T) {
+	bin := buildBinary(t)
+	uid := 0
+	if os.Geteuid() == 0 {
+		uid = unprivileged
+	}
+	dir, err := os.MkdirTemp("", "utf8stream-walk-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		os.Chmod(filepath.Join(dir, "b", "locked"), 0o755)
+		os.RemoveAll(dir)
+	})
+	for _, d := range []string{"a", "b/locked", "c"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, dir, "a/bad.txt", []byte("a\xff\n"))
+	writeFile(t, dir, "b/locked/bad.txt", []byte("b\xff\n"))
+	writeFile(t, dir, "c/bad.txt", []byte("c\xff\n"))
+	if err := syscall.Mkfifo(filepath.Join(dir, "a", "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if uid != 0 {
+		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			return os.Lchown(path, uid, uid)
+		})
+	}
+	if err := os.Chmod(filepath.Join(dir, "b", "locked"), 0o000); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := os.Open(filepath.Join(dir, "b", "locked")); uid == 0 && err == nil {
+		f.Close()
+		t.Skip("this user may read a locked directory")
+	}
+	stdout, stderr, code := e2eRun{args: []string{"check", "-l", "."}, dir: dir, uid: uid}.exec(t, bin)
+	if want := "a/bad.txt\nc/bad.txt\n"; stdout != want || stderr != "utf8stream: b/locked: open: permission denied\n" || code != exitError {
+		t.Errorf("check -l DIR: %q, %q, %d; want %q, a message for b/locked, 2", stdout, stderr, code, want)
+	}
+	stdout, stderr, code = e2eRun{args: []string{"fix", "-w", "."}, dir: dir, uid: uid}.exec(t, bin)
+	if stdout != "" || stderr != "utf8stream: b/locked: open: permission denied\n" || code != exitError {
+		t.Errorf("fix -w DIR: %q, %q, %d; want a message for b/locked, 2", stdout, stderr, code)
+	}
+	for _, name := range []string{"a/bad.txt", "c/bad.txt"} {
+		if got := identify(t, filepath.Join(dir, name)); !strings.HasSuffix(got.data, "\uFFFD\n") {
+			t.Errorf("fix -w DIR left %s as %q", name, got.data)
+		}
+	}
+}
