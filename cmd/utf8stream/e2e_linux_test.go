@@ -857,6 +857,42 @@ func TestEndToEndSignals(t *testing.T) {
 		}
 	})
 
+	// What a shell sees: 128 plus the signal's number. (After SIGINT a
+	// shell may end the script itself, so that one is left out.)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run("shell/"+sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pw.Close()
+			var stdout bytes.Buffer
+			cmd := exec.Command("/bin/sh", "-c", `"$0" "$@"; echo "status $?"`, bin, "fix", "-o", "out.txt")
+			cmd.Dir, cmd.Stdin, cmd.Stdout = dir, pr, &stdout
+			if err := cmd.Start(); err != nil {
+				t.Skip(err)
+			}
+			pr.Close()
+			pw.Write(big[:32<<10])
+			waitTemp(t, dir, cmd)
+			children := fmt.Sprintf("/proc/%d/task/%d/children", cmd.Process.Pid, cmd.Process.Pid)
+			b, err := os.ReadFile(children)
+			var pid int
+			if _, serr := fmt.Sscan(string(b), &pid); err != nil || serr != nil {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Skipf("cannot find the shell's child in %s: %v %v", children, err, serr)
+			}
+			syscall.Kill(pid, sig)
+			cmd.Wait()
+			if want := fmt.Sprintf("status %d\n", 128+int(sig)); stdout.String() != want {
+				t.Errorf("the shell printed %q; want %q", stdout.String(), want)
+			}
+			noTemps(t, dir)
+		})
+	}
+
 	// A signal ignored from the start, as under nohup, stays ignored.
 	t.Run("ignored SIGHUP", func(t *testing.T) {
 		dir := t.TempDir()
