@@ -857,6 +857,42 @@ func TestEndToEndSignals(t *testing.T) {
 		}
 	})
 
+	// What a shell sees: 128 plus the signal's number. (After SIGINT a
+	// shell may end the script itself, so that one is left out.)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run("shell/"+sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pw.Close()
+			var stdout bytes.Buffer
+			cmd := exec.Command("/bin/sh", "-c", `"$0" "$@"; echo "status $?"`, bin, "fix", "-o", "out.txt")
+			cmd.Dir, cmd.Stdin, cmd.Stdout = dir, pr, &stdout
+			if err := cmd.Start(); err != nil {
+				t.Skip(err)
+			}
+			pr.Close()
+			pw.Write(big[:32<<10])
+			waitTemp(t, dir, cmd)
+			children := fmt.Sprintf("/proc/%d/task/%d/children", cmd.Process.Pid, cmd.Process.Pid)
+			b, err := os.ReadFile(children)
+			var pid int
+			if _, serr := fmt.Sscan(string(b), &pid); err != nil || serr != nil {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Skipf("cannot find the shell's child in %s: %v %v", children, err, serr)
+			}
+			syscall.Kill(pid, sig)
+			cmd.Wait()
+			if want := fmt.Sprintf("status %d\n", 128+int(sig)); stdout.String() != want {
+				t.Errorf("the shell printed %q; want %q", stdout.String(), want)
+			}
+			noTemps(t, dir)
+		})
+	}
+
 	// A signal ignored from the start, as under nohup, stays ignored.
 	t.Run("ignored SIGHUP", func(t *testing.T) {
 		dir := t.TempDir()
@@ -886,4 +922,58 @@ func TestEndToEndSignals(t *testing.T) {
 			t.Errorf("out.txt: %d bytes ending %q; want %d", len(got), got[max(len(got)-20, 0):], len(want))
 		}
 	})
+}
+
+// TestEndToEndDirectory walks a tree that holds what a walk must not
+// open, a FIFO, and a directory it may not read.
+func TestEndToEndDirectory(t *testing.T) {
+	bin := buildBinary(t)
+	uid := 0
+	if os.Geteuid() == 0 {
+		uid = unprivileged
+	}
+	dir, err := os.MkdirTemp("", "utf8stream-walk-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		os.Chmod(filepath.Join(dir, "b", "locked"), 0o755)
+		os.RemoveAll(dir)
+	})
+	for _, d := range []string{"a", "b/locked", "c"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, dir, "a/bad.txt", []byte("a\xff\n"))
+	writeFile(t, dir, "b/locked/bad.txt", []byte("b\xff\n"))
+	writeFile(t, dir, "c/bad.txt", []byte("c\xff\n"))
+	if err := syscall.Mkfifo(filepath.Join(dir, "a", "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if uid != 0 {
+		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			return os.Lchown(path, uid, uid)
+		})
+	}
+	if err := os.Chmod(filepath.Join(dir, "b", "locked"), 0o000); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := os.Open(filepath.Join(dir, "b", "locked")); uid == 0 && err == nil {
+		f.Close()
+		t.Skip("this user may read a locked directory")
+	}
+	stdout, stderr, code := e2eRun{args: []string{"check", "-l", "."}, dir: dir, uid: uid}.exec(t, bin)
+	if want := "a/bad.txt\nc/bad.txt\n"; stdout != want || stderr != "utf8stream: b/locked: open: permission denied\n" || code != exitError {
+		t.Errorf("check -l DIR: %q, %q, %d; want %q, a message for b/locked, 2", stdout, stderr, code, want)
+	}
+	stdout, stderr, code = e2eRun{args: []string{"fix", "-w", "."}, dir: dir, uid: uid}.exec(t, bin)
+	if stdout != "" || stderr != "utf8stream: b/locked: open: permission denied\n" || code != exitError {
+		t.Errorf("fix -w DIR: %q, %q, %d; want a message for b/locked, 2", stdout, stderr, code)
+	}
+	for _, name := range []string{"a/bad.txt", "c/bad.txt"} {
+		if got := identify(t, filepath.Join(dir, name)); !strings.HasSuffix(got.data, "\uFFFD\n") {
+			t.Errorf("fix -w DIR left %s as %q", name, got.data)
+		}
+	}
 }

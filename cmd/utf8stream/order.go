@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // slotLimit is how many bytes of output a file that is not yet shown may
@@ -30,20 +31,20 @@ func (e *env) each(files []string, job func(e *env, name string) int) (status in
 		// find it empty, which only one job at a time, in order, ensures.
 		workers = 1
 	}
-	// window bounds the files started and not yet shown.
+	// window bounds the files started and not yet shown. Each worker
+	// takes a place in it, then the next file.
 	window := make(chan struct{}, 4*workers)
-	next := make(chan int)
-	go func() {
-		for i := range files {
-			window <- struct{}{}
-			next <- i
-		}
-		close(next)
-	}()
+	var next atomic.Int64
 	codes := make([]int, len(files))
 	for range workers {
 		go func() {
-			for i := range next {
+			for {
+				window <- struct{}{}
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					<-window
+					return
+				}
 				s := slots[i]
 				if q.failed() != nil {
 					codes[i] = exitError

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // tree makes the files of a tree in a new directory: each key is a path
@@ -164,5 +167,37 @@ func TestFixBinary(t *testing.T) {
 	_, stderr, code := runCLI(t, []byte("\x00\xff"), "fix", "-o", out)
 	if want := "utf8stream: <stdin>: binary file, skipped (NUL byte at offset 0)\n"; stderr != want || code != exitOK {
 		t.Errorf("fix -o OUT < BINARY: %q, %d; want %q, 0", stderr, code, want)
+	}
+}
+
+// BenchmarkCheckTree checks a tree of 10,000 small files, 100 to a
+// directory, as check -q DIR does: what it measures is the cost per file.
+func BenchmarkCheckTree(b *testing.B) {
+	dir := b.TempDir()
+	text := []byte(strings.Repeat("héllo wörld, ", 100))
+	for i := range 10000 {
+		sub := filepath.Join(dir, fmt.Sprintf("d%03d", i/100))
+		if i%100 == 0 {
+			if err := os.Mkdir(sub, 0o755); err != nil {
+				b.Fatal(err)
+			}
+		}
+		p := text[:100+i%1000]
+		for !utf8.Valid(p) {
+			p = p[:len(p)-1]
+		}
+		if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("f%03d.txt", i%100)), p, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"check", "-q"}, {"check"}} {
+		b.Run("args="+strings.Join(args, "_"), func(b *testing.B) {
+			for b.Loop() {
+				if code := run(append(args, dir), nil, io.Discard, io.Discard); code != exitOK {
+					b.Fatalf("%q: exit %d", args, code)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/10000, "ns/file")
+		})
 	}
 }
