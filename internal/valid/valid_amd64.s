@@ -50,16 +50,18 @@
 // shorter (so that no masked load reads past src), and returns -1 where
 // impl has no kernel.
 #define VEC(avx512, avx2) \
-	CMPQ ·impl(SB), $const_implAVX2 \
-	JB   none                       \
-	JEQ  short                      \
-	CMPQ DX, $64                    \
-	JB   short                      \
-	JMP  avx512(SB)                 \
-short:                              \
-	JMP  avx2(SB)                   \
-none:                               \
-	MOVQ $-1, (R13)                 \
+	CMPQ ·impl(SB), $const_implAVX512 \
+	JNE  not512                       \
+	CMPQ DX, $64                      \
+	JB   short                        \
+	JMP  avx512(SB)                   \
+not512:                               \
+	CMPQ ·impl(SB), $const_implAVX2   \
+	JNE  none                         \
+short:                                \
+	JMP  avx2(SB)                     \
+none:                                 \
+	MOVQ $-1, (R13)                   \
 	RET
 
 // The error bits of the lookup tables, after simdjson's lookup4 (the
