@@ -103,9 +103,11 @@ func (wr *Writer) Reset(w io.Writer) {
 // Stats returns the counts of ill-formed input written so far.
 func (wr *Writer) Stats() Stats { return wr.t.stats }
 
-// Write implements [io.Writer]. If a call of Write or Close panicked (an
-// [OnInvalid] function, or the underlying writer), every later call returns
-// an error until Reset, and nothing is written again.
+// Write implements [io.Writer]. Its output, with that of the bytes an
+// earlier Write left unfinished, reaches the underlying writer in one call
+// when it is at most the buffer size (see [Writer]). If a call of Write or
+// Close panicked (an [OnInvalid] function, or the underlying writer), every
+// later call returns an error until Reset, and nothing is written again.
 func (wr *Writer) Write(p []byte) (n int, err error) {
 	if wr.inCall && wr.err == nil {
 		wr.err = errPanicked
