@@ -43,7 +43,6 @@ type Writer struct {
 	buf    []byte // output gathered for the next write to w
 	marks  []mark // the units in buf whose output is not a copy of their input
 	base   int    // the position in p where buf's input starts
-	fixed  int    // marks[:fixed] are of carried bytes: merge leaves them
 	err    error  // sticky
 	closed bool
 	cerr   error // what Close returned
@@ -51,6 +50,7 @@ type Writer struct {
 	// starts, a call panicked and left wr at a point no count reported:
 	// wr fails with errPanicked until Reset.
 	inCall bool
+	fixed  uint8 // marks[:fixed] are of carried bytes: merge leaves them
 }
 
 // maxMarks bounds the marks a Writer keeps: at that many, merge makes
@@ -103,9 +103,11 @@ func (wr *Writer) Reset(w io.Writer) {
 // Stats returns the counts of ill-formed input written so far.
 func (wr *Writer) Stats() Stats { return wr.t.stats }
 
-// Write implements [io.Writer]. If a call of Write or Close panicked (an
-// [OnInvalid] function, or the underlying writer), every later call returns
-// an error until Reset, and nothing is written again.
+// Write implements [io.Writer]. Its output, with that of the bytes an
+// earlier Write left unfinished, reaches the underlying writer in one call
+// when it is at most the buffer size (see [Writer]). If a call of Write or
+// Close panicked (an [OnInvalid] function, or the underlying writer), every
+// later call returns an error until Reset, and nothing is written again.
 func (wr *Writer) Write(p []byte) (n int, err error) {
 	if wr.inCall && wr.err == nil {
 		wr.err = errPanicked
@@ -126,7 +128,7 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 			return m, err
 		}
 		n = wr.fringe(p, n)
-		wr.fixed = len(wr.marks)
+		wr.fixed = uint8(len(wr.marks))
 	}
 	for n < len(p) && wr.err == nil {
 		if wr.t.dense && len(p)-n >= repair.BlockMin && wr.t.canRepair() {
@@ -154,7 +156,7 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 		}
 		v, serr := wr.t.Span(p[n:], false)
 		if v > 0 {
-			if cap(wr.buf) == 0 && serr == transform.ErrEndOfSpan {
+			if len(wr.buf)+v > cap(wr.buf) && cap(wr.buf) == 0 && serr == transform.ErrEndOfSpan {
 				// More output follows, to be gathered with the run.
 				wr.buf = make([]byte, 0, wr.t.c.o.bufSize+writerRoom)
 			}
@@ -244,7 +246,7 @@ func (wr *Writer) keep(p []byte, n, nd, ns int, dense bool) (int, error) {
 // of a byte order mark stripped at the start of the stream, which a
 // stretch cannot hold.
 func (wr *Writer) merge(n int) {
-	k := max(wr.fixed, 1)
+	k := max(int(wr.fixed), 1)
 	in, pos := 0, 0
 	for _, mk := range wr.marks[:k] {
 		in += mk.out - pos + mk.nin

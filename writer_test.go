@@ -632,7 +632,7 @@ func TestWriterCountExactMerged(t *testing.T) {
 		var in []byte
 		var units []refUnit
 		var full []byte
-		for i := 0; i < 3*maxMarks; i++ {
+		for i := range 3 * maxMarks {
 			units = append(units, refUnit{len(in), len(in) + len(tc.unit), []byte(tc.out), false})
 			in = append(in, tc.unit...)
 			full = append(full, tc.out...)
