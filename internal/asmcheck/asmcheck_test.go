@@ -35,19 +35,10 @@ var (
 	wide   = regexp.MustCompile(`\b[YZ]([0-9]|[12][0-9]|3[01])\b`)
 )
 
-func usesReg(in Instr, re *regexp.Regexp) bool {
-	for _, a := range in.Args {
-		if re.MatchString(a) {
-			return true
-		}
-	}
-	return false
-}
-
 // legacySSE reports whether in is a legacy-SSE instruction: one that names
 // a vector register but has no VEX or EVEX form, which all begin with V.
 func legacySSE(in Instr) bool {
-	return !strings.HasPrefix(in.Op, "V") && usesReg(in, vecReg)
+	return !strings.HasPrefix(in.Op, "V") && usesRE(in, vecReg)
 }
 
 // TestNoLegacySSE fails on a legacy-SSE instruction inside a function that
@@ -58,7 +49,7 @@ func TestNoLegacySSE(t *testing.T) {
 	for _, f := range kernelFuncs(t) {
 		touches := false
 		for _, in := range f.Instrs {
-			if usesReg(in, wide) {
+			if usesRE(in, wide) {
 				touches = true
 				break
 			}
@@ -85,7 +76,7 @@ func TestVZEROUPPERBeforeRET(t *testing.T) {
 			switch {
 			case in.Op == "VZEROUPPER" || in.Op == "VZEROALL":
 				dirty = false
-			case usesReg(in, wide):
+			case usesRE(in, wide):
 				dirty = true
 			case dirty && (in.Op == "RET" || in.Op == "JMP" && len(in.Args) == 1 && strings.HasSuffix(in.Args[0], "(SB)")):
 				t.Errorf("%s:%d: %s: %s with dirty upper halves (no VZEROUPPER since the last Y or Z register)", f.File, in.Line, f.Name, in)

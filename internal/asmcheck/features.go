@@ -106,10 +106,5 @@ func instrFeatures(in Instr) []string {
 }
 
 func usesRE(in Instr, re *regexp.Regexp) bool {
-	for _, a := range in.Args {
-		if re.MatchString(a) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(in.Args, re.MatchString)
 }
