@@ -10,8 +10,6 @@ import (
 	"golang.org/x/text/transform"
 )
 
-var bom = []byte{0xEF, 0xBB, 0xBF}
-
 // spanChunk is how much Transform validates before it copies.
 const spanChunk = 16 << 10
 
@@ -39,6 +37,9 @@ type Transformer struct {
 	// broken is set while the OnInvalid function runs, and stays set if
 	// it panics: the stream cannot go on.
 	broken bool
+	// form is the form of the rest of the input: the core's base, or
+	// UTF-16 after DetectBOM found its byte order mark.
+	form form
 }
 
 // errPanicked is what a Transformer, Reader or Writer returns from every
@@ -66,6 +67,7 @@ func (t *Transformer) Reset() {
 	t.off = 0
 	t.stats = Stats{First: -1}
 	t.dense, t.inRun = false, false
+	t.form = t.c.o.base
 	if t.broken {
 		t.mend()
 	}
@@ -90,19 +92,6 @@ func (t *Transformer) Stats() Stats { return t.stats }
 
 // Policy returns the policy t applies.
 func (t *Transformer) Policy() Policy { return t.c.policy }
-
-// bomPrefix reports what a byte order mark to be stripped does at the start
-// of src: skip is 3 when src starts with one, and short is set when src is a
-// proper prefix of one and more input decides.
-func (t *Transformer) bomPrefix(src []byte, atEOF bool) (skip int, short bool) {
-	if !t.c.o.stripBOM || t.off != 0 || len(src) == 0 {
-		return 0, false
-	}
-	if bytes.HasPrefix(src, bom) {
-		return len(bom), false
-	}
-	return 0, !atEOF && len(src) < len(bom) && bytes.HasPrefix(bom, src)
-}
 
 // Transform implements [transform.Transformer]. Under [Reject] it stops at
 // the first ill-formed subpart with an *[Error], after writing every valid
@@ -173,11 +162,14 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		if t.broken {
 			return 0, 0, errPanicked
 		}
-		skip, short := t.bomPrefix(src, atEOF)
+		skip, to, short := t.bomPrefix(src, atEOF)
 		if short {
 			return 0, 0, transform.ErrShortSrc
 		}
 		nSrc = skip
+		if t.form = to; to != formUTF8 {
+			return t.transformWide(dst, src, atEOF, nSrc)
+		}
 	}
 	return t.transform(dst, src, atEOF, nDst, nSrc)
 }
@@ -324,14 +316,20 @@ func (t *Transformer) step(dst, src []byte, atEOF bool, pos int) (nDst, nSrc int
 	if !ok {
 		return 0, 0, transform.ErrShortDst
 	}
+	t.settle(src[:n], k, pos)
+	return nd, n, nil
+}
+
+// settle counts the unit u of kind k, whose output is written, at
+// position pos of the chunk.
+func (t *Transformer) settle(u []byte, k kind, pos int) {
 	switch k {
 	case kInvalid:
 		t.inRun = false
-		t.record(t.off+int64(pos), src[:n])
+		t.record(t.off+int64(pos), u)
 	case kEscape:
 		t.stats.Escaped++
 	}
-	return nd, n, nil
 }
 
 // stepHook, when set, is called on each call of step. Only tests set it
@@ -357,7 +355,7 @@ func (t *Transformer) record(off int64, b []byte) {
 func (t *Transformer) callback(off int64, b []byte) {
 	c := t.c
 	t.broken, t.c.quick, t.c.plainSpan = true, false, false
-	t.c.o.onInvalid(Error{Offset: off, Bytes: bytes.Clone(b)})
+	t.c.o.onInvalid(Error{Offset: off, Bytes: bytes.Clone(b), Form: t.enc()})
 	t.broken, t.c.quick, t.c.plainSpan = false, c.quick, c.plainSpan
 }
 
@@ -462,11 +460,18 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 			return 0, errPanicked
 		}
 		if t.c.o.stripBOM {
-			if skip, short := t.bomPrefix(src, atEOF); short {
+			if skip, _, short := t.bomPrefix(src, atEOF); short {
 				return 0, transform.ErrShortSrc
 			} else if skip > 0 {
 				return 0, transform.ErrEndOfSpan
 			}
+		}
+		if t.form != formUTF8 {
+			// Decoded UTF-16 or UTF-32 is never its input.
+			if len(src) == 0 {
+				return 0, nil
+			}
+			return 0, transform.ErrEndOfSpan
 		}
 		n = t.c.span(src, t.dense)
 	}
@@ -488,10 +493,12 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 // valid runs on itself (Writer), stripping a byte order mark at stream
 // offset 0 as Transform would.
 func (t *Transformer) next(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
-	if skip, short := t.bomPrefix(src, atEOF); short {
+	if skip, to, short := t.bomPrefix(src, atEOF); short {
 		return 0, 0, transform.ErrShortSrc
 	} else if skip > 0 {
-		nSrc = skip
+		nSrc, t.form = skip, to
+	} else if t.form != formUTF8 {
+		nDst, nSrc, err = t.wideUnit(dst, src, atEOF, 0)
 	} else {
 		nDst, nSrc, err = t.step(dst, src, atEOF, 0)
 	}

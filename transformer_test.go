@@ -434,9 +434,15 @@ func TestErrorMessage(t *testing.T) {
 		e    Error
 		want string
 	}{
-		{Error{7, []byte{0xE0}}, "utf8stream: invalid UTF-8 at offset 7: bytes E0: E0 must be followed by A0..BF (overlong encoding, or a sequence cut short)"},
-		{Error{0, []byte{0x80}}, "utf8stream: invalid UTF-8 at offset 0: bytes 80: unexpected continuation byte"},
-		{Error{3, []byte{0xE1, 0x80}}, "utf8stream: invalid UTF-8 at offset 3: bytes E1 80: E1 80 must be followed by 80..BF"},
+		{Error{Offset: 7, Bytes: []byte{0xE0}}, "utf8stream: invalid UTF-8 at offset 7: bytes E0: E0 must be followed by A0..BF (overlong encoding, or a sequence cut short)"},
+		{Error{Offset: 0, Bytes: []byte{0x80}}, "utf8stream: invalid UTF-8 at offset 0: bytes 80: unexpected continuation byte"},
+		{Error{Offset: 3, Bytes: []byte{0xE1, 0x80}}, "utf8stream: invalid UTF-8 at offset 3: bytes E1 80: E1 80 must be followed by 80..BF"},
+		{Error{Offset: 6, Bytes: []byte{0x00, 0xD8}, Form: "UTF-16LE"}, "utf8stream: invalid UTF-16LE at offset 6: bytes 00 D8: lone surrogate U+D800"},
+		{Error{Offset: 2, Bytes: []byte{0x00, 0xD8, 0x41}, Form: "UTF-16LE"}, "utf8stream: invalid UTF-16LE at offset 2: bytes 00 D8 41: high surrogate followed by a truncated code unit at the end of the input"},
+		{Error{Offset: 8, Bytes: []byte{0x41}, Form: "UTF-16BE"}, "utf8stream: invalid UTF-16BE at offset 8: bytes 41: truncated code unit at the end of the input"},
+		{Error{Offset: 4, Bytes: []byte{0x00, 0x00, 0x11, 0x00}, Form: "UTF-32LE"}, "utf8stream: invalid UTF-32LE at offset 4: bytes 00 00 11 00: 0x110000 is above U+10FFFF"},
+		{Error{Offset: 1, Bytes: []byte{0x00, 0x00, 0xDC, 0x00}, Form: "UTF-32BE"}, "utf8stream: invalid UTF-32BE at offset 1: bytes 00 00 DC 00: surrogate U+DC00"},
+		{Error{Offset: 3, Bytes: []byte{0xDC, 0x00}, Form: "UTF-16"}, "utf8stream: invalid UTF-16 at unit 3: bytes DC 00: lone surrogate U+DC00"},
 	} {
 		if got := tc.e.Error(); got != tc.want {
 			t.Errorf("Error() = %q; want %q", got, tc.want)
