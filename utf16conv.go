@@ -40,9 +40,9 @@ func (t *Transformer) transformWide(dst, src []byte, atEOF bool, nSrc int) (nDst
 	return nDst, nSrc, err
 }
 
-// restored returns the range of code points, stopLo to stopLo+stopN-1,
-// that the decoders of OPTU8 turn into bytes: U+EF80..U+EFFF, and with
-// NoNUL from U+EF00. Under the other policies it is empty.
+// restored returns a range of code points, stopLo to stopLo+stopN-1,
+// that holds those that the decoders of OPTU8 turn into bytes: U+EF80..
+// U+EFFF, and with NoNUL U+EF00. Under the other policies it is empty.
 func (c *core) restored() (stopLo, stopN uint32) {
 	switch {
 	case c.policy != OPTU8:
@@ -99,10 +99,8 @@ func (t *Transformer) wideUnit(dst, src []byte, atEOF bool, pos int) (nDst, nSrc
 		}
 	case u > 0x10FFFF:
 		return t.wideBad(dst, src[:n], pos, u)
-	default:
-		if lo, k := t.c.restored(); u-lo < k {
-			size = 1
-		}
+	case t.c.policy == OPTU8 && (u-0xEF80 < 0x80 || u == 0xEF00 && t.c.o.noNUL):
+		size = 1
 	}
 	if size == 1 {
 		if len(dst) < 1 {
