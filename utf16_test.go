@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/utf8stream/utf8stream/internal/textgen"
+	utf16k "github.com/utf8stream/utf8stream/internal/utf16"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/encoding/unicode/utf32"
@@ -342,10 +343,20 @@ func transformSmall(t *testing.T, tr transform.Transformer, in []byte, n, m int)
 }
 
 // TestWideText checks the encoders and decoders on long text, where the
-// loops that take 8 and 16 bytes at a time run: valid text against x/text's
+// kernels and the loops that take 8 and 16 bytes at a time run, with each
+// implementation of the kernels: valid text against x/text's
 // encodings, every input against Transform with small buffers, and the
 // round trip of SurrogateEscape and OPTU8.
 func TestWideText(t *testing.T) {
+	for _, impl := range utf16k.ImplNames() {
+		t.Run("impl="+impl, func(t *testing.T) {
+			defer utf16k.SetImpl(impl)()
+			testWideText(t)
+		})
+	}
+}
+
+func testWideText(t *testing.T) {
 	for name, text := range wideTexts() {
 		for _, f := range wideForms {
 			x := xtextEncoding(f)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 
+	utf16k "github.com/utf8stream/utf8stream/internal/utf16"
 	"golang.org/x/text/transform"
 )
 
@@ -264,57 +265,65 @@ func narrow16(dst, src []byte, big bool, stopLo, stopN uint32) (nd, ns int) {
 		lo, hi = 1, 0
 	}
 	for ns+2 <= len(src) {
-		if ns+16 <= len(src) && nd+8 <= len(dst) {
-			// ASCII, 8 units at a time.
-			a := binary.LittleEndian.Uint64(src[ns:])
-			b := binary.LittleEndian.Uint64(src[ns+8:])
-			if big {
-				a, b = swap16(a), swap16(b)
-			}
-			if (a|b)&0xFF80FF80FF80FF80 == 0 {
-				binary.LittleEndian.PutUint32(dst[nd:], pack16(a))
-				binary.LittleEndian.PutUint32(dst[nd+4:], pack16(b))
-				nd += 8
-				ns += 16
-				continue
-			}
+		if !big && len(src)-ns >= utf16k.NarrowBlock {
+			d, s := utf16k.Narrow(dst[nd:], src[ns:], stopLo, stopN)
+			nd += d
+			ns += s
 		}
-		u := uint32(src[ns+lo]) | uint32(src[ns+hi])<<8
-		switch {
-		case u < 0x80:
-			if nd >= len(dst) {
-				return nd, ns
+		// At least a block in Go, where the kernel stopped.
+		for end := min(len(src), ns+utf16k.NarrowBlock); ns < end && ns+2 <= len(src); {
+			if ns+16 <= len(src) && nd+8 <= len(dst) {
+				// ASCII, 8 units at a time.
+				a := binary.LittleEndian.Uint64(src[ns:])
+				b := binary.LittleEndian.Uint64(src[ns+8:])
+				if big {
+					a, b = swap16(a), swap16(b)
+				}
+				if (a|b)&0xFF80FF80FF80FF80 == 0 {
+					binary.LittleEndian.PutUint32(dst[nd:], pack16(a))
+					binary.LittleEndian.PutUint32(dst[nd+4:], pack16(b))
+					nd += 8
+					ns += 16
+					continue
+				}
 			}
-			dst[nd] = byte(u)
-			nd++
-			ns += 2
-		case u < 0x800:
-			if nd+2 > len(dst) {
-				return nd, ns
+			u := uint32(src[ns+lo]) | uint32(src[ns+hi])<<8
+			switch {
+			case u < 0x80:
+				if nd >= len(dst) {
+					return nd, ns
+				}
+				dst[nd] = byte(u)
+				nd++
+				ns += 2
+			case u < 0x800:
+				if nd+2 > len(dst) {
+					return nd, ns
+				}
+				dst[nd] = 0xC0 | byte(u>>6)
+				dst[nd+1] = 0x80 | byte(u)&0x3F
+				nd += 2
+				ns += 2
+			case u-0xD800 < 0x800:
+				if u >= 0xDC00 || ns+4 > len(src) || nd+4 > len(dst) {
+					return nd, ns
+				}
+				v := uint32(src[ns+2+lo]) | uint32(src[ns+2+hi])<<8
+				if v-0xDC00 >= 0x400 {
+					return nd, ns
+				}
+				nd += putUTF8(dst[nd:], 0x10000+(u-0xD800)<<10+(v-0xDC00))
+				ns += 4
+			default:
+				if u-stopLo < stopN || nd+3 > len(dst) {
+					return nd, ns
+				}
+				dst[nd] = 0xE0 | byte(u>>12)
+				dst[nd+1] = 0x80 | byte(u>>6)&0x3F
+				dst[nd+2] = 0x80 | byte(u)&0x3F
+				nd += 3
+				ns += 2
 			}
-			dst[nd] = 0xC0 | byte(u>>6)
-			dst[nd+1] = 0x80 | byte(u)&0x3F
-			nd += 2
-			ns += 2
-		case u-0xD800 < 0x800:
-			if u >= 0xDC00 || ns+4 > len(src) || nd+4 > len(dst) {
-				return nd, ns
-			}
-			v := uint32(src[ns+2+lo]) | uint32(src[ns+2+hi])<<8
-			if v-0xDC00 >= 0x400 {
-				return nd, ns
-			}
-			nd += putUTF8(dst[nd:], 0x10000+(u-0xD800)<<10+(v-0xDC00))
-			ns += 4
-		default:
-			if u-stopLo < stopN || nd+3 > len(dst) {
-				return nd, ns
-			}
-			dst[nd] = 0xE0 | byte(u>>12)
-			dst[nd+1] = 0x80 | byte(u>>6)&0x3F
-			dst[nd+2] = 0x80 | byte(u)&0x3F
-			nd += 3
-			ns += 2
 		}
 	}
 	return nd, ns
@@ -413,47 +422,55 @@ func put16(dst []byte, u uint16, big bool) {
 
 func widen16(dst, src []byte, big bool) (nd, ns int) {
 	for ns < len(src) {
-		if ns+8 <= len(src) && nd+16 <= len(dst) {
-			// ASCII, 8 bytes at a time.
-			w := binary.LittleEndian.Uint64(src[ns:])
-			if w&0x8080808080808080 == 0 {
-				a, b := spread16(uint32(w)), spread16(uint32(w>>32))
-				if big {
-					a, b = a<<8, b<<8
+		if !big && len(src)-ns >= utf16k.WidenBlock+2 {
+			d, s := utf16k.Widen(dst[nd:], src[ns:])
+			nd += d
+			ns += s
+		}
+		// At least a block in Go, where the kernel stopped.
+		for end := min(len(src), ns+utf16k.WidenBlock); ns < end; {
+			if ns+8 <= len(src) && nd+16 <= len(dst) {
+				// ASCII, 8 bytes at a time.
+				w := binary.LittleEndian.Uint64(src[ns:])
+				if w&0x8080808080808080 == 0 {
+					a, b := spread16(uint32(w)), spread16(uint32(w>>32))
+					if big {
+						a, b = a<<8, b<<8
+					}
+					binary.LittleEndian.PutUint64(dst[nd:], a)
+					binary.LittleEndian.PutUint64(dst[nd+8:], b)
+					nd += 16
+					ns += 8
+					continue
 				}
-				binary.LittleEndian.PutUint64(dst[nd:], a)
-				binary.LittleEndian.PutUint64(dst[nd+8:], b)
-				nd += 16
-				ns += 8
+			}
+			if c := src[ns]; c < 0x80 {
+				if nd+2 > len(dst) {
+					return nd, ns
+				}
+				put16(dst[nd:], uint16(c), big)
+				nd += 2
+				ns++
 				continue
 			}
-		}
-		if c := src[ns]; c < 0x80 {
-			if nd+2 > len(dst) {
-				return nd, ns
+			u, n := decodeGeneral(src[ns:])
+			if u < 0x10000 {
+				if nd+2 > len(dst) {
+					return nd, ns
+				}
+				put16(dst[nd:], uint16(u), big)
+				nd += 2
+			} else {
+				if nd+4 > len(dst) {
+					return nd, ns
+				}
+				u -= 0x10000
+				put16(dst[nd:], uint16(0xD800+u>>10), big)
+				put16(dst[nd+2:], uint16(0xDC00+u&0x3FF), big)
+				nd += 4
 			}
-			put16(dst[nd:], uint16(c), big)
-			nd += 2
-			ns++
-			continue
+			ns += n
 		}
-		u, n := decodeGeneral(src[ns:])
-		if u < 0x10000 {
-			if nd+2 > len(dst) {
-				return nd, ns
-			}
-			put16(dst[nd:], uint16(u), big)
-			nd += 2
-		} else {
-			if nd+4 > len(dst) {
-				return nd, ns
-			}
-			u -= 0x10000
-			put16(dst[nd:], uint16(0xD800+u>>10), big)
-			put16(dst[nd+2:], uint16(0xDC00+u&0x3FF), big)
-			nd += 4
-		}
-		ns += n
 	}
 	return nd, ns
 }

@@ -1,0 +1,263 @@
+//go:build gc && !purego
+
+#include "textflag.h"
+
+// func widenAVX2(dst, src []byte) (nd, ns int)
+// Requires: AVX, AVX2
+TEXT ·widenAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ dst_len+8(FP), R8
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), R9
+	XORQ AX, AX // ns
+	XORQ BX, BX // nd
+
+widen2loop:
+	LEAQ 34(AX), CX
+	CMPQ CX, R9
+	JA   widen2done
+	LEAQ 64(BX), CX
+	CMPQ CX, R8
+	JA   widen2done
+	VMOVDQU   (SI)(AX*1), Y0
+	VPMOVMSKB Y0, CX
+	TESTL     CX, CX
+	JNZ       widen2done
+	VPMOVZXBW (SI)(AX*1), Y1
+	VPMOVZXBW 16(SI)(AX*1), Y2
+	VMOVDQU   Y1, (DI)(BX*1)
+	VMOVDQU   Y2, 32(DI)(BX*1)
+	ADDQ      $32, AX
+	ADDQ      $64, BX
+	JMP       widen2loop
+
+widen2done:
+	VZEROUPPER
+	MOVQ BX, nd+48(FP)
+	MOVQ AX, ns+56(FP)
+	RET
+
+// func widenAVX512(dst, src []byte) (nd, ns int)
+// Requires: AVX512F, AVX512BW, AVX512VBMI2, BMI2, POPCNT
+TEXT ·widenAVX512(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ dst_len+8(FP), R8
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), R9
+	XORQ AX, AX // ns
+	XORQ BX, BX // nd
+	MOVL $0x3F, CX
+	VPBROADCASTW CX, Z20
+	MOVL $0x1F, CX
+	VPBROADCASTW CX, Z21
+	MOVL $0xC0, CX
+	VPBROADCASTW CX, Z23
+	MOVL $0x80, CX
+	VPBROADCASTW CX, Z24
+	MOVL $0xE0, CX
+	VPBROADCASTW CX, Z25
+	MOVL $0xF0, CX
+	VPBROADCASTW CX, Z26
+
+widen5loop:
+	LEAQ 34(AX), CX
+	CMPQ CX, R9
+	JA   widen5done
+	LEAQ 64(BX), CX
+	CMPQ CX, R8
+	JA   widen5done
+	VPMOVZXBW (SI)(AX*1), Z0  // b0: each byte in a word
+	VPCMPUW   $5, Z24, Z0, K1 // b0 >= 80
+	KORTESTD  K1, K1
+	JNZ       widen5multi
+	// ASCII: the words are the units.
+	VMOVDQU64 Z0, (DI)(BX*1)
+	ADDQ      $32, AX
+	ADDQ      $64, BX
+	JMP       widen5loop
+
+widen5multi:
+	VPCMPUW   $5, Z26, Z0, K1 // b0 >= F0: a 4-byte sequence, not taken
+	KORTESTD  K1, K1
+	JNZ       widen5done
+	VPMOVZXBW 1(SI)(AX*1), Z1 // b1: the byte after it
+	VPMOVZXBW 2(SI)(AX*1), Z2 // b2: the one after that
+	VPANDQ    Z23, Z0, Z3
+	VPCMPUW   $4, Z24, Z3, K2 // b0&C0 != 80: a character starts here
+	VPCMPUW   $5, Z23, Z0, K3 // b0 >= C0: a 2- or 3-byte sequence
+	VPCMPUW   $5, Z25, Z0, K4 // b0 >= E0: a 3-byte sequence
+	VPANDQ    Z20, Z1, Z5     // b1&3F
+	VPANDQ    Z20, Z2, Z8     // b2&3F
+	// three = (b0&0F)<<12 | (b1&3F)<<6 | b2&3F; the shift drops b0's high bits.
+	VPSLLW    $12, Z0, Z6
+	VPSLLW    $6, Z5, Z7
+	VPORQ     Z7, Z6, Z6
+	VPORQ     Z8, Z6, Z6
+	// two = (b0&1F)<<6 | b1&3F
+	VPANDQ    Z21, Z0, Z4
+	VPSLLW    $6, Z4, Z4
+	VPORQ     Z5, Z4, Z4
+	VMOVDQU16 Z4, K3, Z0
+	VMOVDQU16 Z6, K4, Z0
+	// The block ends before the character that the byte after it
+	// continues, if any, which starts at its last start, L.
+	KMOVD   K2, DX
+	MOVL    $32, R10
+	MOVBLZX 32(SI)(AX*1), CX
+	ANDL    $0xC0, CX
+	CMPL    CX, $0x80
+	JNE     widen5whole
+	BSRL    DX, R10
+	BZHIL   R10, DX, DX
+	KMOVD   DX, K2
+
+widen5whole:
+	// The units of the characters, in order, then the next block's.
+	VPCOMPRESSW.Z Z0, K2, Z9
+	VMOVDQU64     Z9, (DI)(BX*1)
+	POPCNTL       DX, CX
+	LEAQ          (BX)(CX*2), BX
+	ADDQ          R10, AX
+	JMP           widen5loop
+
+widen5done:
+	VZEROUPPER
+	MOVQ BX, nd+48(FP)
+	MOVQ AX, ns+56(FP)
+	RET
+
+// func narrowAVX2(dst, src []byte) (nd, ns int)
+// Requires: AVX, AVX2
+TEXT ·narrowAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ dst_len+8(FP), R8
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), R9
+	XORQ AX, AX // ns
+	XORQ BX, BX // nd
+	MOVL $0xFF80FF80, CX
+	VMOVD CX, X15
+	VPBROADCASTD X15, Y15
+
+narrow2loop:
+	LEAQ 32(AX), CX
+	CMPQ CX, R9
+	JA   narrow2done
+	LEAQ 64(BX), CX
+	CMPQ CX, R8
+	JA   narrow2done
+	VMOVDQU      (SI)(AX*1), Y0
+	VPTEST       Y15, Y0
+	JNZ          narrow2done
+	VEXTRACTI128 $1, Y0, X1
+	VPACKUSWB    X1, X0, X2
+	VMOVDQU      X2, (DI)(BX*1)
+	ADDQ         $32, AX
+	ADDQ         $16, BX
+	JMP          narrow2loop
+
+narrow2done:
+	VZEROUPPER
+	MOVQ BX, nd+48(FP)
+	MOVQ AX, ns+56(FP)
+	RET
+
+// func narrowAVX512(dst, src []byte, stopLo, stopN uint32) (nd, ns int)
+// Requires: AVX512F, AVX512BW, AVX512VBMI2, BMI2, POPCNT
+TEXT ·narrowAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_base+0(FP), DI
+	MOVQ dst_len+8(FP), R8
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), R9
+	XORQ AX, AX // ns
+	XORQ BX, BX // nd
+	MOVL stopLo+48(FP), CX
+	VPBROADCASTD CX, Z24
+	MOVL stopN+52(FP), CX
+	VPBROADCASTD CX, Z25
+	MOVL $0x80, CX
+	VPBROADCASTD CX, Z20
+	MOVL $0x800, CX
+	VPBROADCASTD CX, Z21
+	MOVL $0xD800, CX
+	VPBROADCASTD CX, Z22
+	MOVL $0x3F, CX
+	VPBROADCASTD CX, Z26
+	MOVL $0xC0, CX
+	VPBROADCASTD CX, Z27
+	MOVL $0xE0, CX
+	VPBROADCASTD CX, Z28
+	MOVL $0xFF80, CX
+	VPBROADCASTW CX, Y29
+	MOVQ $0x2222222222222222, R11
+	MOVQ $0x4444444444444444, R12
+
+narrow5loop:
+	LEAQ 32(AX), CX
+	CMPQ CX, R9
+	JA   narrow5done
+	LEAQ 64(BX), CX
+	CMPQ CX, R8
+	JA   narrow5done
+	VMOVDQU64  (SI)(AX*1), Y0
+	VPTESTMW   Y29, Y0, K1    // u&FF80 != 0
+	KORTESTW   K1, K1
+	JNZ        narrow5multi
+	// ASCII: the low bytes are the output.
+	VPMOVWB    Y0, X1
+	VMOVDQU64  X1, (DI)(BX*1)
+	ADDQ       $32, AX
+	ADDQ       $16, BX
+	JMP        narrow5loop
+
+narrow5multi:
+	VPMOVZXWD (SI)(AX*1), Z0  // u: each unit in a dword
+	VPSUBD    Z22, Z0, Z1
+	VPCMPUD   $1, Z21, Z1, K1 // u-D800 < 800: a surrogate
+	VPSUBD    Z24, Z0, Z2
+	VPCMPUD   $1, Z25, Z2, K2 // u-stopLo < stopN
+	KORTESTW  K1, K2
+	JNZ       narrow5done
+	VPCMPUD   $5, Z20, Z0, K3 // u >= 80: 2 bytes or more
+	VPCMPUD   $5, Z21, Z0, K4 // u >= 800: 3 bytes
+	VPANDD    Z26, Z0, Z4
+	VPORD     Z20, Z4, Z4     // 80 | u&3F
+	// two = C0|u>>6, then 80|u&3F
+	VPSRLD    $6, Z0, Z3
+	VPORD     Z27, Z3, Z3
+	VPSLLD    $8, Z4, Z5
+	VPORD     Z5, Z3, Z3
+	// three = E0|u>>12, then 80|(u>>6)&3F, then 80|u&3F
+	VPSRLD    $12, Z0, Z6
+	VPORD     Z28, Z6, Z6
+	VPSRLD    $6, Z0, Z7
+	VPANDD    Z26, Z7, Z7
+	VPORD     Z20, Z7, Z7
+	VPSLLD    $8, Z7, Z7
+	VPORD     Z7, Z6, Z6
+	VPSLLD    $16, Z4, Z8
+	VPORD     Z8, Z6, Z6
+	VMOVDQU32 Z3, K3, Z0
+	VMOVDQU32 Z6, K4, Z0
+	// The bytes to keep: the first of each dword, the second where
+	// u >= 80, the third where u >= 800.
+	KMOVW  K3, CX
+	KMOVW  K4, DX
+	PDEPQ  R11, CX, CX
+	PDEPQ  R12, DX, DX
+	MOVQ   $0x1111111111111111, R10
+	ORQ    CX, R10
+	ORQ    DX, R10
+	KMOVQ  R10, K5
+	VPCOMPRESSB.Z Z0, K5, Z9
+	VMOVDQU64     Z9, (DI)(BX*1)
+	POPCNTQ       R10, R10
+	ADDQ          R10, BX
+	ADDQ          $32, AX
+	JMP           narrow5loop
+
+narrow5done:
+	VZEROUPPER
+	MOVQ BX, nd+56(FP)
+	MOVQ AX, ns+64(FP)
+	RET
