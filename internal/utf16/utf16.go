@@ -23,10 +23,10 @@ const (
 
 // Widen converts a prefix of src, whole sequences of generalized UTF-8
 // (valid UTF-8 and the 3-byte forms of surrogates), to UTF-16LE in dst: the
-// units of each code point below U+10000, a block of WidenBlock bytes at a
-// time, less the start of a character the byte after the block continues,
-// while the block holds no byte F0..FF, 2 more bytes follow it in src, and
-// dst has Room bytes left. An implementation may stop sooner: the AVX2
+// unit or the surrogate pair of each code point, a block of WidenBlock
+// bytes at a time, less the start of a character the byte after the block
+// continues, while 2 more bytes follow the block in src and dst has Room
+// bytes left. An implementation may stop sooner: the AVX2
 // kernel takes ASCII blocks only. It returns the bytes written and read.
 func Widen(dst, src []byte) (nd, ns int) {
 	if len(src) < WidenBlock+2 || len(dst) < Room {
@@ -36,12 +36,13 @@ func Widen(dst, src []byte) (nd, ns int) {
 }
 
 // Narrow converts a prefix of src, UTF-16LE, to UTF-8 in dst, a block of
-// NarrowBlock bytes at a time, while the block holds no surrogate and no
-// unit u with u-stopLo < stopN, and dst has Room bytes left. An
+// NarrowBlock bytes at a time, less a high surrogate at its end, while the
+// block holds no lone surrogate and no unit u with u-stopLo < stopN, 2
+// more bytes follow it in src, and dst has Room bytes left. An
 // implementation may stop sooner: the AVX2 kernel takes blocks of units
 // below U+0080 only. It returns the bytes written and read.
 func Narrow(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
-	if len(src) < NarrowBlock || len(dst) < Room {
+	if len(src) < NarrowBlock+2 || len(dst) < Room {
 		return 0, 0
 	}
 	return narrow(dst, src, stopLo, stopN)

@@ -58,6 +58,16 @@ TEXT ·widenAVX512(SB), NOSPLIT, $0-64
 	VPBROADCASTW CX, Z25
 	MOVL $0xF0, CX
 	VPBROADCASTW CX, Z26
+	MOVL $0x0700, CX
+	VPBROADCASTW CX, Z27
+	MOVL $3, CX
+	VPBROADCASTW CX, Z28
+	MOVL $0xD7C0, CX
+	VPBROADCASTW CX, Z29
+	MOVL $0x03C0, CX
+	VPBROADCASTW CX, Z30
+	MOVL $0xDC00, CX
+	VPBROADCASTW CX, Z31
 
 widen5loop:
 	LEAQ 34(AX), CX
@@ -77,15 +87,14 @@ widen5loop:
 	JMP       widen5loop
 
 widen5multi:
-	VPCMPUW   $5, Z26, Z0, K1 // b0 >= F0: a 4-byte sequence, not taken
-	KORTESTD  K1, K1
-	JNZ       widen5done
 	VPMOVZXBW 1(SI)(AX*1), Z1 // b1: the byte after it
 	VPMOVZXBW 2(SI)(AX*1), Z2 // b2: the one after that
 	VPANDQ    Z23, Z0, Z3
 	VPCMPUW   $4, Z24, Z3, K2 // b0&C0 != 80: a character starts here
-	VPCMPUW   $5, Z23, Z0, K3 // b0 >= C0: a 2- or 3-byte sequence
-	VPCMPUW   $5, Z25, Z0, K4 // b0 >= E0: a 3-byte sequence
+	VPCMPUW   $5, Z23, Z0, K3 // b0 >= C0: a sequence of 2 bytes or more
+	VPCMPUW   $5, Z25, Z0, K4 // b0 >= E0: 3 bytes or more
+	VPCMPUW   $5, Z26, Z0, K5 // b0 >= F0: 4 bytes
+	KSHIFTLD  $1, K5, K6      // the lanes after those: low surrogates
 	VPANDQ    Z20, Z1, Z5     // b1&3F
 	VPANDQ    Z20, Z2, Z8     // b2&3F
 	// three = (b0&0F)<<12 | (b1&3F)<<6 | b2&3F; the shift drops b0's high bits.
@@ -97,21 +106,49 @@ widen5multi:
 	VPANDQ    Z21, Z0, Z4
 	VPSLLW    $6, Z4, Z4
 	VPORQ     Z5, Z4, Z4
+	KORTESTD  K5, K5
+	JNZ       widen5four
 	VMOVDQU16 Z4, K3, Z0
 	VMOVDQU16 Z6, K4, Z0
+	JMP       widen5mask
+
+widen5four:
+	// high = D7C0 + ((b0&7)<<8 | (b1&3F)<<2 | (b2>>4)&3), the high
+	// surrogate of a 4-byte sequence's character.
+	VPSLLW    $8, Z0, Z10
+	VPANDQ    Z27, Z10, Z10
+	VPSLLW    $2, Z5, Z11
+	VPORQ     Z11, Z10, Z10
+	VPSRLW    $4, Z2, Z11
+	VPANDQ    Z28, Z11, Z11
+	VPORQ     Z11, Z10, Z10
+	VPADDW    Z29, Z10, Z10
+	// low = DC00 | (b1&0F)<<6 | b2&3F, in the lane after the lead: its b1
+	// and b2 are the sequence's last two bytes.
+	VPANDQ    Z30, Z7, Z12
+	VPORQ     Z8, Z12, Z12
+	VPORQ     Z31, Z12, Z12
+	VMOVDQU16 Z4, K3, Z0
+	VMOVDQU16 Z6, K4, Z0
+	VMOVDQU16 Z10, K5, Z0
+	VMOVDQU16 Z12, K6, Z0
+
+widen5mask:
 	// The block ends before the character that the byte after it
 	// continues, if any, which starts at its last start, L.
 	KMOVD   K2, DX
+	KMOVD   K6, R11
 	MOVL    $32, R10
 	MOVBLZX 32(SI)(AX*1), CX
 	ANDL    $0xC0, CX
 	CMPL    CX, $0x80
 	JNE     widen5whole
 	BSRL    DX, R10
-	BZHIL   R10, DX, DX
-	KMOVD   DX, K2
 
 widen5whole:
+	ORL           R11, DX
+	BZHIL         R10, DX, DX
+	KMOVD         DX, K2
 	// The units of the characters, in order, then the next block's.
 	VPCOMPRESSW.Z Z0, K2, Z9
 	VMOVDQU64     Z9, (DI)(BX*1)
@@ -140,7 +177,7 @@ TEXT ·narrowAVX2(SB), NOSPLIT, $0-64
 	VPBROADCASTD X15, Y15
 
 narrow2loop:
-	LEAQ 32(AX), CX
+	LEAQ 34(AX), CX
 	CMPQ CX, R9
 	JA   narrow2done
 	LEAQ 64(BX), CX
@@ -187,20 +224,26 @@ TEXT ·narrowAVX512(SB), NOSPLIT, $0-72
 	VPBROADCASTD CX, Z27
 	MOVL $0xE0, CX
 	VPBROADCASTD CX, Z28
+	MOVL $0x400, CX
+	VPBROADCASTD CX, Z23
+	MOVL $0xF0, CX
+	VPBROADCASTD CX, Z29
+	MOVL $0xDC00, CX
+	VPBROADCASTD CX, Z30
+	MOVL $0x35FDC00, CX
+	VPBROADCASTD CX, Z31
 	MOVL $0xFF80, CX
-	VPBROADCASTW CX, Y29
-	MOVQ $0x2222222222222222, R11
-	MOVQ $0x4444444444444444, R12
+	VPBROADCASTW CX, Y19
 
 narrow5loop:
-	LEAQ 32(AX), CX
+	LEAQ 34(AX), CX
 	CMPQ CX, R9
 	JA   narrow5done
 	LEAQ 64(BX), CX
 	CMPQ CX, R8
 	JA   narrow5done
 	VMOVDQU64  (SI)(AX*1), Y0
-	VPTESTMW   Y29, Y0, K1    // u&FF80 != 0
+	VPTESTMW   Y19, Y0, K1    // u&FF80 != 0
 	KORTESTW   K1, K1
 	JNZ        narrow5multi
 	// ASCII: the low bytes are the output.
@@ -211,49 +254,125 @@ narrow5loop:
 	JMP        narrow5loop
 
 narrow5multi:
-	VPMOVZXWD (SI)(AX*1), Z0  // u: each unit in a dword
-	VPSUBD    Z22, Z0, Z1
-	VPCMPUD   $1, Z21, Z1, K1 // u-D800 < 800: a surrogate
-	VPSUBD    Z24, Z0, Z2
-	VPCMPUD   $1, Z25, Z2, K2 // u-stopLo < stopN
-	KORTESTW  K1, K2
+	VPMOVZXWD (SI)(AX*1), Z14  // u: each unit in a dword
+	VPSUBD    Z24, Z14, Z2
+	VPCMPUD   $1, Z25, Z2, K2  // u-stopLo < stopN
+	KORTESTW  K2, K2
 	JNZ       narrow5done
-	VPCMPUD   $5, Z20, Z0, K3 // u >= 80: 2 bytes or more
-	VPCMPUD   $5, Z21, Z0, K4 // u >= 800: 3 bytes
-	VPANDD    Z26, Z0, Z4
-	VPORD     Z20, Z4, Z4     // 80 | u&3F
+	VPCMPUD   $5, Z20, Z14, K3 // u >= 80: 2 bytes or more
+	VPCMPUD   $5, Z21, Z14, K4 // u >= 800: 3 bytes
+	VPANDD    Z26, Z14, Z4
+	VPORD     Z20, Z4, Z4      // 80 | u&3F
 	// two = C0|u>>6, then 80|u&3F
-	VPSRLD    $6, Z0, Z3
+	VPSRLD    $6, Z14, Z3
 	VPORD     Z27, Z3, Z3
 	VPSLLD    $8, Z4, Z5
 	VPORD     Z5, Z3, Z3
 	// three = E0|u>>12, then 80|(u>>6)&3F, then 80|u&3F
-	VPSRLD    $12, Z0, Z6
+	VPSRLD    $12, Z14, Z6
 	VPORD     Z28, Z6, Z6
-	VPSRLD    $6, Z0, Z7
+	VPSRLD    $6, Z14, Z7
 	VPANDD    Z26, Z7, Z7
 	VPORD     Z20, Z7, Z7
 	VPSLLD    $8, Z7, Z7
 	VPORD     Z7, Z6, Z6
 	VPSLLD    $16, Z4, Z8
 	VPORD     Z8, Z6, Z6
+	VMOVDQA64 Z14, Z0
 	VMOVDQU32 Z3, K3, Z0
 	VMOVDQU32 Z6, K4, Z0
+	VPSUBD    Z22, Z14, Z1
+	VPCMPUD   $1, Z21, Z1, K1  // u-D800 < 800: a surrogate
+	KORTESTW  K1, K1
+	JNZ       narrow5pairs
 	// The bytes to keep: the first of each dword, the second where
 	// u >= 80, the third where u >= 800.
 	KMOVW  K3, CX
+	MOVQ   $0x2222222222222222, R10
+	PDEPQ  R10, CX, CX
 	KMOVW  K4, DX
-	PDEPQ  R11, CX, CX
-	PDEPQ  R12, DX, DX
+	MOVQ   $0x4444444444444444, R10
+	PDEPQ  R10, DX, DX
+	ORQ    DX, CX
 	MOVQ   $0x1111111111111111, R10
-	ORQ    CX, R10
-	ORQ    DX, R10
-	KMOVQ  R10, K5
+	ORQ    R10, CX
+	MOVL   $32, R13
+	JMP    narrow5store
+
+narrow5pairs:
+	VPCMPUD   $1, Z23, Z1, K1  // u-D800 < 400: a high surrogate
+	VPSUBD    Z30, Z14, Z1
+	VPCMPUD   $1, Z23, Z1, K7  // u-DC00 < 400: a low one
+	// Every high surrogate must be followed by a low one, and every low
+	// one follow a high one: else the block is not taken. A high one in
+	// the last lane ends the block before it.
+	KMOVW  K1, R11            // high surrogates
+	KMOVW  K7, R12            // low ones
+	MOVL   $32, R13           // the bytes the block takes
+	MOVL   $0xFFFF, R14       // its lanes
+	BTL    $15, R11
+	JCC    narrow5check
+	MOVL   $30, R13
+	MOVL   $0x7FFF, R14
+	ANDL   R14, R11
+
+narrow5check:
+	MOVL   R11, CX
+	SHLL   $1, CX
+	ANDL   $0xFFFF, CX
+	CMPL   CX, R12
+	JNE    narrow5done
+	// four, for a high surrogate and the low one after it: c = u<<10 +
+	// next - 35FDC00; F0|c>>18, 80|(c>>12)&3F, 80|(c>>6)&3F, 80|c&3F.
+	VPMOVZXWD 2(SI)(AX*1), Z13 // the unit after u
+	VPSLLD    $10, Z14, Z10
+	VPADDD    Z13, Z10, Z10
+	VPSUBD    Z31, Z10, Z10
+	VPSRLD    $18, Z10, Z11
+	VPORD     Z29, Z11, Z11
+	VPSRLD    $12, Z10, Z12
+	VPANDD    Z26, Z12, Z12
+	VPORD     Z20, Z12, Z12
+	VPSLLD    $8, Z12, Z12
+	VPORD     Z12, Z11, Z11
+	VPSRLD    $6, Z10, Z12
+	VPANDD    Z26, Z12, Z12
+	VPORD     Z20, Z12, Z12
+	VPSLLD    $16, Z12, Z12
+	VPORD     Z12, Z11, Z11
+	VPANDD    Z26, Z10, Z12
+	VPORD     Z20, Z12, Z12
+	VPSLLD    $24, Z12, Z12
+	VPORD     Z12, Z11, Z11
+	VMOVDQU32 Z11, K1, Z0
+	// The bytes to keep, in the lanes but the low surrogates' (and the
+	// last one's if it ends the block): the first; the second where
+	// u >= 80; the third where u >= 800; the fourth for a pair.
+	NOTL   R12
+	ANDL   R14, R12           // the lanes to keep
+	KMOVW  K3, CX
+	ANDL   R12, CX
+	MOVQ   $0x2222222222222222, R10
+	PDEPQ  R10, CX, CX
+	KMOVW  K4, DX
+	ANDL   R12, DX
+	MOVQ   $0x4444444444444444, R10
+	PDEPQ  R10, DX, DX
+	ORQ    DX, CX
+	MOVQ   $0x1111111111111111, R10
+	PDEPQ  R10, R12, DX
+	ORQ    DX, CX
+	MOVQ   $0x8888888888888888, R10
+	PDEPQ  R10, R11, DX
+	ORQ    DX, CX
+
+narrow5store:
+	KMOVQ         CX, K5
 	VPCOMPRESSB.Z Z0, K5, Z9
 	VMOVDQU64     Z9, (DI)(BX*1)
-	POPCNTQ       R10, R10
-	ADDQ          R10, BX
-	ADDQ          $32, AX
+	POPCNTQ       CX, CX
+	ADDQ          CX, BX
+	ADDQ          R13, AX
 	JMP           narrow5loop
 
 narrow5done:

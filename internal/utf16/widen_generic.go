@@ -7,13 +7,11 @@ import "encoding/binary"
 func widenGeneric(dst, src []byte, ascii bool) (nd, ns int) {
 	for ns+WidenBlock+2 <= len(src) && nd+Room <= len(dst) {
 		blk := src[ns : ns+WidenBlock]
-		limit := byte(0xF0)
 		if ascii {
-			limit = 0x80
-		}
-		for _, c := range blk {
-			if c >= limit {
-				return nd, ns
+			for _, c := range blk {
+				if c >= 0x80 {
+					return nd, ns
+				}
 			}
 		}
 		if src[ns+WidenBlock]&0xC0 == 0x80 {
@@ -29,6 +27,11 @@ func widenGeneric(dst, src []byte, ascii bool) (nd, ns int) {
 			c := blk[i]
 			u, n := uint16(c), 1
 			switch {
+			case c >= 0xF0:
+				cp := uint32(c&0x07)<<18 | uint32(blk[i+1]&0x3F)<<12 | uint32(blk[i+2]&0x3F)<<6 | uint32(blk[i+3]&0x3F) - 0x10000
+				binary.LittleEndian.PutUint16(dst[nd:], uint16(0xD800+cp>>10))
+				u, n = uint16(0xDC00+cp&0x3FF), 4
+				nd += 2
 			case c >= 0xE0:
 				u, n = uint16(c&0x0F)<<12|uint16(blk[i+1]&0x3F)<<6|uint16(blk[i+2]&0x3F), 3
 			case c >= 0xC0:
@@ -46,16 +49,36 @@ func widenGeneric(dst, src []byte, ascii bool) (nd, ns int) {
 // narrowGeneric is Narrow in Go: the reference. With ascii set it takes
 // blocks of units below U+0080 only, as the AVX2 kernel does.
 func narrowGeneric(dst, src []byte, stopLo, stopN uint32, ascii bool) (nd, ns int) {
-	for ns+NarrowBlock <= len(src) && nd+Room <= len(dst) {
+	for ns+NarrowBlock+2 <= len(src) && nd+Room <= len(dst) {
 		blk := src[ns : ns+NarrowBlock]
+		unit := func(i int) uint32 { return uint32(binary.LittleEndian.Uint16(src[ns+i:])) }
+		if ascii {
+			for i := 0; i < len(blk); i += 2 {
+				if unit(i) >= 0x80 {
+					return nd, ns
+				}
+			}
+		}
+		if u := unit(NarrowBlock - 2); u-0xD800 < 0x400 {
+			// A high surrogate ends the block before it.
+			blk = blk[:NarrowBlock-2]
+		}
 		for i := 0; i < len(blk); i += 2 {
-			u := uint32(binary.LittleEndian.Uint16(blk[i:]))
-			if u-0xD800 < 0x800 || u-stopLo < stopN || ascii && u >= 0x80 {
+			u := unit(i)
+			switch {
+			case u-stopLo < stopN:
+				return nd, ns
+			case u-0xD800 < 0x400:
+				if unit(i+2)-0xDC00 >= 0x400 {
+					return nd, ns
+				}
+				i += 2
+			case u-0xDC00 < 0x400:
 				return nd, ns
 			}
 		}
 		for i := 0; i < len(blk); i += 2 {
-			u := binary.LittleEndian.Uint16(blk[i:])
+			u := unit(i)
 			switch {
 			case u < 0x80:
 				dst[nd] = byte(u)
@@ -64,6 +87,14 @@ func narrowGeneric(dst, src []byte, stopLo, stopN uint32, ascii bool) (nd, ns in
 				dst[nd] = 0xC0 | byte(u>>6)
 				dst[nd+1] = 0x80 | byte(u)&0x3F
 				nd += 2
+			case u-0xD800 < 0x400:
+				c := 0x10000 + (u-0xD800)<<10 + unit(i+2) - 0xDC00
+				dst[nd] = 0xF0 | byte(c>>18)
+				dst[nd+1] = 0x80 | byte(c>>12)&0x3F
+				dst[nd+2] = 0x80 | byte(c>>6)&0x3F
+				dst[nd+3] = 0x80 | byte(c)&0x3F
+				nd += 4
+				i += 2
 			default:
 				dst[nd] = 0xE0 | byte(u>>12)
 				dst[nd+1] = 0x80 | byte(u>>6)&0x3F
@@ -71,7 +102,7 @@ func narrowGeneric(dst, src []byte, stopLo, stopN uint32, ascii bool) (nd, ns in
 				nd += 3
 			}
 		}
-		ns += NarrowBlock
+		ns += len(blk)
 	}
 	return nd, ns
 }
