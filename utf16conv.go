@@ -272,24 +272,24 @@ func narrow16(dst, src []byte, big bool, stopLo, stopN uint32) (nd, ns int) {
 		}
 		// At least a block in Go, where the kernel stopped.
 		for end := min(len(src), ns+utf16k.NarrowBlock); ns < end && ns+2 <= len(src); {
-			if ns+16 <= len(src) && nd+8 <= len(dst) {
-				// ASCII, 8 units at a time.
-				a := binary.LittleEndian.Uint64(src[ns:])
-				b := binary.LittleEndian.Uint64(src[ns+8:])
-				if big {
-					a, b = swap16(a), swap16(b)
-				}
-				if (a|b)&0xFF80FF80FF80FF80 == 0 {
-					binary.LittleEndian.PutUint32(dst[nd:], pack16(a))
-					binary.LittleEndian.PutUint32(dst[nd+4:], pack16(b))
-					nd += 8
-					ns += 16
-					continue
-				}
-			}
 			u := uint32(src[ns+lo]) | uint32(src[ns+hi])<<8
 			switch {
 			case u < 0x80:
+				if ns+16 <= len(src) && nd+8 <= len(dst) {
+					// ASCII, 8 units at a time.
+					a := binary.LittleEndian.Uint64(src[ns:])
+					b := binary.LittleEndian.Uint64(src[ns+8:])
+					if big {
+						a, b = swap16(a), swap16(b)
+					}
+					if (a|b)&0xFF80FF80FF80FF80 == 0 {
+						binary.LittleEndian.PutUint32(dst[nd:], pack16(a))
+						binary.LittleEndian.PutUint32(dst[nd+4:], pack16(b))
+						nd += 8
+						ns += 16
+						continue
+					}
+				}
 				if nd >= len(dst) {
 					return nd, ns
 				}
@@ -429,47 +429,55 @@ func widen16(dst, src []byte, big bool) (nd, ns int) {
 		}
 		// At least a block in Go, where the kernel stopped.
 		for end := min(len(src), ns+utf16k.WidenBlock); ns < end; {
-			if ns+8 <= len(src) && nd+16 <= len(dst) {
-				// ASCII, 8 bytes at a time.
-				w := binary.LittleEndian.Uint64(src[ns:])
-				if w&0x8080808080808080 == 0 {
-					a, b := spread16(uint32(w)), spread16(uint32(w>>32))
-					if big {
-						a, b = a<<8, b<<8
+			c := src[ns]
+			switch {
+			case c < 0x80:
+				if ns+8 <= len(src) && nd+16 <= len(dst) {
+					// ASCII, 8 bytes at a time.
+					w := binary.LittleEndian.Uint64(src[ns:])
+					if w&0x8080808080808080 == 0 {
+						a, b := spread16(uint32(w)), spread16(uint32(w>>32))
+						if big {
+							a, b = a<<8, b<<8
+						}
+						binary.LittleEndian.PutUint64(dst[nd:], a)
+						binary.LittleEndian.PutUint64(dst[nd+8:], b)
+						nd += 16
+						ns += 8
+						continue
 					}
-					binary.LittleEndian.PutUint64(dst[nd:], a)
-					binary.LittleEndian.PutUint64(dst[nd+8:], b)
-					nd += 16
-					ns += 8
-					continue
 				}
-			}
-			if c := src[ns]; c < 0x80 {
 				if nd+2 > len(dst) {
 					return nd, ns
 				}
 				put16(dst[nd:], uint16(c), big)
 				nd += 2
 				ns++
-				continue
-			}
-			u, n := decodeGeneral(src[ns:])
-			if u < 0x10000 {
-				if nd+2 > len(dst) {
+			case c < 0xE0:
+				if nd+2 > len(dst) || ns+2 > len(src) {
 					return nd, ns
 				}
-				put16(dst[nd:], uint16(u), big)
+				put16(dst[nd:], uint16(c&0x1F)<<6|uint16(src[ns+1]&0x3F), big)
 				nd += 2
-			} else {
+				ns += 2
+			case c < 0xF0:
+				if nd+2 > len(dst) || ns+3 > len(src) {
+					return nd, ns
+				}
+				put16(dst[nd:], uint16(c)<<12|uint16(src[ns+1]&0x3F)<<6|uint16(src[ns+2]&0x3F), big)
+				nd += 2
+				ns += 3
+			default:
 				if nd+4 > len(dst) {
 					return nd, ns
 				}
+				u, n := decodeGeneral(src[ns:])
 				u -= 0x10000
 				put16(dst[nd:], uint16(0xD800+u>>10), big)
 				put16(dst[nd+2:], uint16(0xDC00+u&0x3FF), big)
 				nd += 4
+				ns += n
 			}
-			ns += n
 		}
 	}
 	return nd, ns
