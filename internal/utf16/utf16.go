@@ -2,8 +2,8 @@
 // block at a time, for the UTF16 encoders and decoders of package
 // utf8stream, which keep every decision and convert the rest in Go.
 //
-// Widen takes blocks of 32 bytes of UTF-8 (less the start of a character
-// that the next block ends), Narrow blocks of 16 code units, each as long
+// Widen takes blocks of 32 bytes of UTF-8 (with the characters that start
+// in each), Narrow blocks of 16 code units, each as long
 // as the block is one the kernel converts and dst has room for 64 bytes
 // more; they stop at the first block that is not, and return how far they
 // got. Where no kernel runs they return 0, 0.
@@ -24,9 +24,11 @@ const (
 // Widen converts a prefix of src, whole sequences of generalized UTF-8
 // (valid UTF-8 and the 3-byte forms of surrogates), to UTF-16LE in dst: the
 // unit or the surrogate pair of each code point, a block of WidenBlock
-// bytes at a time, less the start of a character the byte after the block
-// continues, while 2 more bytes follow the block in src and dst has Room
-// bytes left. An implementation may stop sooner: the AVX2
+// bytes at a time, each with the characters that start in it, while 2 more
+// bytes follow the block in src and dst has Room bytes left. The prefix
+// ends after the last character it converts, which may lie a few bytes
+// after the last block; a 4-byte character that starts in the last byte of
+// the last block is left out. An implementation may stop sooner: the AVX2
 // kernel takes ASCII blocks only. It returns the bytes written and read.
 func Widen(dst, src []byte) (nd, ns int) {
 	if len(src) < WidenBlock+2 || len(dst) < Room {

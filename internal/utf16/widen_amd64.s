@@ -44,8 +44,9 @@ TEXT ·widenAVX512(SB), NOSPLIT, $0-64
 	MOVQ dst_len+8(FP), R8
 	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), R9
-	XORQ AX, AX // ns
-	XORQ BX, BX // nd
+	XORQ AX, AX   // ns
+	XORQ BX, BX   // nd
+	XORL R13, R13 // a 4-byte sequence started in the last byte of the block before
 	MOVL $0x3F, CX
 	VPBROADCASTW CX, Z20
 	MOVL $0x1F, CX
@@ -72,10 +73,10 @@ TEXT ·widenAVX512(SB), NOSPLIT, $0-64
 widen5loop:
 	LEAQ 34(AX), CX
 	CMPQ CX, R9
-	JA   widen5done
+	JA   widen5end
 	LEAQ 64(BX), CX
 	CMPQ CX, R8
-	JA   widen5done
+	JA   widen5end
 	VPMOVZXBW (SI)(AX*1), Z0  // b0: each byte in a word
 	VPCMPUW   $5, Z24, Z0, K1 // b0 >= 80
 	KORTESTD  K1, K1
@@ -84,6 +85,7 @@ widen5loop:
 	VMOVDQU64 Z0, (DI)(BX*1)
 	ADDQ      $32, AX
 	ADDQ      $64, BX
+	XORL      R13, R13
 	JMP       widen5loop
 
 widen5multi:
@@ -94,7 +96,14 @@ widen5multi:
 	VPCMPUW   $5, Z23, Z0, K3 // b0 >= C0: a sequence of 2 bytes or more
 	VPCMPUW   $5, Z25, Z0, K4 // b0 >= E0: 3 bytes or more
 	VPCMPUW   $5, Z26, Z0, K5 // b0 >= F0: 4 bytes
-	KSHIFTLD  $1, K5, K6      // the lanes after those: low surrogates
+	// The lanes after those hold low surrogates; so does the first lane
+	// after a 4-byte sequence that started in the last lane of the
+	// block before (R13).
+	KSHIFTLD  $1, K5, K6
+	KMOVD     R13, K7
+	KORD      K7, K6, K6
+	KMOVD     K5, R13
+	SHRL      $31, R13
 	VPANDQ    Z20, Z1, Z5     // b1&3F
 	VPANDQ    Z20, Z2, Z8     // b2&3F
 	// three = (b0&0F)<<12 | (b1&3F)<<6 | b2&3F; the shift drops b0's high bits.
@@ -106,7 +115,7 @@ widen5multi:
 	VPANDQ    Z21, Z0, Z4
 	VPSLLW    $6, Z4, Z4
 	VPORQ     Z5, Z4, Z4
-	KORTESTD  K5, K5
+	KORTESTD  K5, K6
 	JNZ       widen5four
 	VMOVDQU16 Z4, K3, Z0
 	VMOVDQU16 Z6, K4, Z0
@@ -134,28 +143,43 @@ widen5four:
 	VMOVDQU16 Z12, K6, Z0
 
 widen5mask:
-	// The block ends before the character that the byte after it
-	// continues, if any, which starts at its last start, L.
-	KMOVD   K2, DX
-	KMOVD   K6, R11
-	MOVL    $32, R10
-	MOVBLZX 32(SI)(AX*1), CX
-	ANDL    $0xC0, CX
-	CMPL    CX, $0x80
-	JNE     widen5whole
-	BSRL    DX, R10
-
-widen5whole:
-	ORL           R11, DX
-	BZHIL         R10, DX, DX
-	KMOVD         DX, K2
-	// The units of the characters, in order, then the next block's.
+	// The units of the characters that start in the block, in order, with
+	// the bytes after it that the last one needs (b1 and b2 reach them),
+	// then the next block's. The block's length does not depend on them,
+	// so that the next block's loads need not wait.
+	KORD          K6, K2, K2
 	VPCOMPRESSW.Z Z0, K2, Z9
 	VMOVDQU64     Z9, (DI)(BX*1)
+	KMOVD         K2, DX
 	POPCNTL       DX, CX
 	LEAQ          (BX)(CX*2), BX
-	ADDQ          R10, AX
+	ADDQ          $32, AX
 	JMP           widen5loop
+
+widen5end:
+	// The run ends after the last character it wrote: past the bytes of
+	// the last block's last character that lie after the block, or, if
+	// that character has 4 bytes and started in the block's last byte,
+	// before it, its high surrogate taken back.
+	TESTL R13, R13
+	JZ    widen5cont
+	SUBQ  $2, BX
+	DECQ  AX
+	JMP   widen5done
+
+widen5cont:
+	TESTQ AX, AX
+	JZ    widen5done
+
+widen5skip:
+	CMPQ    AX, R9
+	JAE     widen5done
+	MOVBLZX (SI)(AX*1), CX
+	ANDL    $0xC0, CX
+	CMPL    CX, $0x80
+	JNE     widen5done
+	INCQ    AX
+	JMP     widen5skip
 
 widen5done:
 	VZEROUPPER

@@ -5,8 +5,12 @@ import "encoding/binary"
 // widenGeneric is Widen in Go: the reference. With ascii set it takes
 // ASCII blocks only, as the AVX2 kernel does.
 func widenGeneric(dst, src []byte, ascii bool) (nd, ns int) {
-	for ns+WidenBlock+2 <= len(src) && nd+Room <= len(dst) {
-		blk := src[ns : ns+WidenBlock]
+	pos := 0     // the next block
+	pending := 0 // 2 when the last character written has 4 bytes and starts in its block's last byte
+	lastNd := 0  // nd before that character
+	lastStart := 0
+	for pos+WidenBlock+2 <= len(src) && nd-pending+Room <= len(dst) {
+		blk := src[pos : pos+WidenBlock]
 		if ascii {
 			for _, c := range blk {
 				if c >= 0x80 {
@@ -14,34 +18,50 @@ func widenGeneric(dst, src []byte, ascii bool) (nd, ns int) {
 				}
 			}
 		}
-		if src[ns+WidenBlock]&0xC0 == 0x80 {
-			// The block ends before the character the byte after it
-			// continues.
-			n := len(blk) - 1
-			for blk[n]&0xC0 == 0x80 {
-				n--
-			}
-			blk = blk[:n]
-		}
-		for i := 0; i < len(blk); {
+		pending = 0
+		// Each character that starts in the block, with the bytes after
+		// the block that it needs.
+		for i := 0; i < len(blk); i++ {
 			c := blk[i]
-			u, n := uint16(c), 1
+			if c&0xC0 == 0x80 {
+				continue
+			}
+			p := src[pos+i:]
+			lastNd, lastStart = nd, pos+i
 			switch {
 			case c >= 0xF0:
-				cp := uint32(c&0x07)<<18 | uint32(blk[i+1]&0x3F)<<12 | uint32(blk[i+2]&0x3F)<<6 | uint32(blk[i+3]&0x3F) - 0x10000
+				cp := uint32(c&0x07)<<18 | uint32(p[1]&0x3F)<<12 | uint32(p[2]&0x3F)<<6 | uint32(p[3]&0x3F) - 0x10000
 				binary.LittleEndian.PutUint16(dst[nd:], uint16(0xD800+cp>>10))
-				u, n = uint16(0xDC00+cp&0x3FF), 4
-				nd += 2
+				if nd+4 <= len(dst) {
+					// (Else the next block, which would write it, does
+					// not fit, and the character is left out below.)
+					binary.LittleEndian.PutUint16(dst[nd+2:], uint16(0xDC00+cp&0x3FF))
+				}
+				nd += 4
+				ns = pos + i + 4
+				if i == len(blk)-1 {
+					pending = 2
+				}
 			case c >= 0xE0:
-				u, n = uint16(c&0x0F)<<12|uint16(blk[i+1]&0x3F)<<6|uint16(blk[i+2]&0x3F), 3
+				binary.LittleEndian.PutUint16(dst[nd:], uint16(c&0x0F)<<12|uint16(p[1]&0x3F)<<6|uint16(p[2]&0x3F))
+				nd += 2
+				ns = pos + i + 3
 			case c >= 0xC0:
-				u, n = uint16(c&0x1F)<<6|uint16(blk[i+1]&0x3F), 2
+				binary.LittleEndian.PutUint16(dst[nd:], uint16(c&0x1F)<<6|uint16(p[1]&0x3F))
+				nd += 2
+				ns = pos + i + 2
+			default:
+				binary.LittleEndian.PutUint16(dst[nd:], uint16(c))
+				nd += 2
+				ns = pos + i + 1
 			}
-			binary.LittleEndian.PutUint16(dst[nd:], u)
-			nd += 2
-			i += n
 		}
-		ns += len(blk)
+		pos += WidenBlock
+	}
+	if pending > 0 {
+		// The next block would have written its low surrogate: the run
+		// ends before it.
+		return lastNd, lastStart
 	}
 	return nd, ns
 }
