@@ -257,9 +257,27 @@ TEXT ·narrowAVX512(SB), NOSPLIT, $0-72
 	MOVL $0x35FDC00, CX
 	VPBROADCASTD CX, Z31
 	MOVL $0xFF80, CX
-	VPBROADCASTW CX, Y19
+	VPBROADCASTW CX, Z19
 
 narrow5loop:
+	// Two blocks of ASCII at a time where there is room for both.
+	LEAQ 66(AX), CX
+	CMPQ CX, R9
+	JA   narrow5one
+	LEAQ 80(BX), CX
+	CMPQ CX, R8
+	JA   narrow5one
+	VMOVDQU64 (SI)(AX*1), Z0
+	VPTESTMW  Z19, Z0, K1
+	KORTESTD  K1, K1
+	JNZ       narrow5one
+	VPMOVWB   Z0, Y1
+	VMOVDQU64 Y1, (DI)(BX*1)
+	ADDQ      $64, AX
+	ADDQ      $32, BX
+	JMP       narrow5loop
+
+narrow5one:
 	LEAQ 34(AX), CX
 	CMPQ CX, R9
 	JA   narrow5done
