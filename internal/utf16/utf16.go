@@ -38,9 +38,10 @@ func Widen(dst, src []byte) (nd, ns int) {
 }
 
 // Narrow converts a prefix of src, UTF-16LE, to UTF-8 in dst, a block of
-// NarrowBlock bytes at a time, less a high surrogate at its end, while the
-// block holds no lone surrogate and no unit u with u-stopLo < stopN, 2
-// more bytes follow it in src, and dst has Room bytes left. An
+// NarrowBlock bytes at a time, with the low surrogate after the block if
+// the block ends with a high one, while the block holds no lone surrogate
+// and no unit u with u-stopLo < stopN, 2 more bytes follow it in src, and
+// dst has Room bytes left. An
 // implementation may stop sooner: the AVX2 kernel takes blocks of units
 // below U+0080 only. It returns the bytes written and read.
 func Narrow(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {

@@ -230,8 +230,9 @@ TEXT ·narrowAVX512(SB), NOSPLIT, $0-72
 	MOVQ dst_len+8(FP), R8
 	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), R9
-	XORQ AX, AX // ns
-	XORQ BX, BX // nd
+	XORQ AX, AX   // ns
+	XORQ BX, BX   // nd
+	XORL R13, R13 // the last block ended with a high surrogate
 	MOVL stopLo+48(FP), CX
 	VPBROADCASTD CX, Z24
 	MOVL stopN+52(FP), CX
@@ -338,35 +339,35 @@ narrow5multi:
 	ORQ    DX, CX
 	MOVQ   $0x1111111111111111, R10
 	ORQ    R10, CX
-	MOVL   $32, R13
+	XORL   R13, R13
 	JMP    narrow5store
 
 narrow5pairs:
 	VPCMPUD   $1, Z23, Z1, K1  // u-D800 < 400: a high surrogate
 	VPSUBD    Z30, Z14, Z1
 	VPCMPUD   $1, Z23, Z1, K7  // u-DC00 < 400: a low one
+	VPMOVZXWD 2(SI)(AX*1), Z13 // the unit after u, the block's last lane's included
+	VPSUBD    Z30, Z13, Z1
+	VPCMPUD   $1, Z23, Z1, K6  // a low surrogate after u
 	// Every high surrogate must be followed by a low one, and every low
-	// one follow a high one: else the block is not taken. A high one in
-	// the last lane ends the block before it.
+	// one follow a high one, the first lane's perhaps the one in the
+	// last lane of the block before (R13): else the block is not taken.
 	KMOVW  K1, R11            // high surrogates
 	KMOVW  K7, R12            // low ones
-	MOVL   $32, R13           // the bytes the block takes
-	MOVL   $0xFFFF, R14       // its lanes
-	BTL    $15, R11
-	JCC    narrow5check
-	MOVL   $30, R13
-	MOVL   $0x7FFF, R14
-	ANDL   R14, R11
-
-narrow5check:
+	KMOVW  K6, DX
+	NOTL   DX
+	TESTL  R11, DX
+	JNZ    narrow5done
 	MOVL   R11, CX
 	SHLL   $1, CX
+	ORL    R13, CX
 	ANDL   $0xFFFF, CX
 	CMPL   CX, R12
 	JNE    narrow5done
+	MOVL   R11, R13
+	SHRL   $15, R13
 	// four, for a high surrogate and the low one after it: c = u<<10 +
 	// next - 35FDC00; F0|c>>18, 80|(c>>12)&3F, 80|(c>>6)&3F, 80|c&3F.
-	VPMOVZXWD 2(SI)(AX*1), Z13 // the unit after u
 	VPSLLD    $10, Z14, Z10
 	VPADDD    Z13, Z10, Z10
 	VPSUBD    Z31, Z10, Z10
@@ -387,11 +388,11 @@ narrow5check:
 	VPSLLD    $24, Z12, Z12
 	VPORD     Z12, Z11, Z11
 	VMOVDQU32 Z11, K1, Z0
-	// The bytes to keep, in the lanes but the low surrogates' (and the
-	// last one's if it ends the block): the first; the second where
-	// u >= 80; the third where u >= 800; the fourth for a pair.
+	// The bytes to keep, in the lanes but the low surrogates': the
+	// first; the second where u >= 80; the third where u >= 800; the
+	// fourth for a pair.
 	NOTL   R12
-	ANDL   R14, R12           // the lanes to keep
+	ANDL   $0xFFFF, R12       // the lanes to keep
 	KMOVW  K3, CX
 	ANDL   R12, CX
 	MOVQ   $0x2222222222222222, R10
@@ -414,10 +415,12 @@ narrow5store:
 	VMOVDQU64     Z9, (DI)(BX*1)
 	POPCNTQ       CX, CX
 	ADDQ          CX, BX
-	ADDQ          R13, AX
+	ADDQ          $32, AX
 	JMP           narrow5loop
 
 narrow5done:
+	// After the low surrogate of a pair that the last block ended with.
+	LEAQ (AX)(R13*2), AX
 	VZEROUPPER
 	MOVQ BX, nd+56(FP)
 	MOVQ AX, ns+64(FP)

@@ -69,35 +69,27 @@ func widenGeneric(dst, src []byte, ascii bool) (nd, ns int) {
 // narrowGeneric is Narrow in Go: the reference. With ascii set it takes
 // blocks of units below U+0080 only, as the AVX2 kernel does.
 func narrowGeneric(dst, src []byte, stopLo, stopN uint32, ascii bool) (nd, ns int) {
-	for ns+NarrowBlock+2 <= len(src) && nd+Room <= len(dst) {
-		blk := src[ns : ns+NarrowBlock]
-		unit := func(i int) uint32 { return uint32(binary.LittleEndian.Uint16(src[ns+i:])) }
-		if ascii {
-			for i := 0; i < len(blk); i += 2 {
-				if unit(i) >= 0x80 {
-					return nd, ns
-				}
-			}
-		}
-		if u := unit(NarrowBlock - 2); u-0xD800 < 0x400 {
-			// A high surrogate ends the block before it.
-			blk = blk[:NarrowBlock-2]
-		}
-		for i := 0; i < len(blk); i += 2 {
+	pos := 0
+	carry := 0 // 2 when the last block ended with a high surrogate, whose low one starts the next
+	for pos+NarrowBlock+2 <= len(src) && nd+Room <= len(dst) {
+		unit := func(i int) uint32 { return uint32(binary.LittleEndian.Uint16(src[pos+i:])) }
+		for i := 0; i < NarrowBlock; i += 2 {
 			u := unit(i)
 			switch {
-			case u-stopLo < stopN:
-				return nd, ns
+			case ascii && u >= 0x80, u-stopLo < stopN:
+				return nd, pos + carry
 			case u-0xD800 < 0x400:
 				if unit(i+2)-0xDC00 >= 0x400 {
-					return nd, ns
+					return nd, pos + carry
 				}
 				i += 2
-			case u-0xDC00 < 0x400:
-				return nd, ns
+			case u-0xDC00 < 0x400 && !(i == 0 && carry > 0):
+				return nd, pos + carry
 			}
 		}
-		for i := 0; i < len(blk); i += 2 {
+		i := carry
+		carry = 0
+		for ; i < NarrowBlock; i += 2 {
 			u := unit(i)
 			switch {
 			case u < 0x80:
@@ -114,6 +106,9 @@ func narrowGeneric(dst, src []byte, stopLo, stopN uint32, ascii bool) (nd, ns in
 				dst[nd+2] = 0x80 | byte(c>>6)&0x3F
 				dst[nd+3] = 0x80 | byte(c)&0x3F
 				nd += 4
+				if i == NarrowBlock-2 {
+					carry = 2
+				}
 				i += 2
 			default:
 				dst[nd] = 0xE0 | byte(u>>12)
@@ -122,7 +117,7 @@ func narrowGeneric(dst, src []byte, stopLo, stopN uint32, ascii bool) (nd, ns in
 				nd += 3
 			}
 		}
-		ns += len(blk)
+		pos += NarrowBlock
 	}
-	return nd, ns
+	return nd, pos + carry
 }
