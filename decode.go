@@ -99,6 +99,14 @@ func (c *core) init(p Policy, opts []Option) {
 	c.setPaths()
 }
 
+// initFrom sets up c in place for policy p and o, which c keeps and no
+// one may change.
+func (c *core) initFrom(p Policy, o *options) {
+	p.check()
+	*c = core{o: o, policy: p}
+	c.setPaths()
+}
+
 // setPaths sets the flags that choose the fast paths from the policy and
 // the options.
 func (c *core) setPaths() {
@@ -107,7 +115,7 @@ func (c *core) setPaths() {
 	c.bmp = c.o.bmpOnly && !c.ee
 	c.stop = c.ee || c.o.wtf8
 	c.plain = !c.stop && !c.o.noNUL && !c.o.bmpOnly
-	c.quick = !c.o.noNUL && !c.o.stripBOM && !(c.ee && c.o.bmpOnly) && !c.o.lines
+	c.quick = !c.o.noNUL && !c.o.stripBOM && !(c.ee && c.o.bmpOnly) && !c.o.lines && c.o.base == formUTF8
 	c.plainSpan = c.quick && c.plain
 }
 
@@ -127,7 +135,7 @@ const denseLast = 128
 // either copies or stops, and under the options that drop or convert valid
 // bytes.
 func (c *core) resizes() bool {
-	return c.policy != Reject || c.o.stripBOM || c.o.cesu8 || c.o.mutf8 || c.o.wtf8
+	return c.policy != Reject || c.o.stripBOM || c.o.cesu8 || c.o.mutf8 || c.o.wtf8 || c.o.base != formUTF8
 }
 
 // span returns the length of the prefix of p that the core copies unchanged:

@@ -276,3 +276,80 @@ func ExampleAppend() {
 	// "first\n"
 	// "sec\ufffdond\n"
 }
+
+// A file name that is not valid UTF-8 survives the trip to UTF-16 (a
+// Windows API, a Java or JavaScript string) and back under SurrogateEscape:
+// each ill-formed byte is one lone surrogate there.
+func ExampleUTF16() {
+	name := "caf\xE9.txt"
+	e := utf8stream.UTF16(utf8stream.LittleEndian, utf8stream.SurrogateEscape)
+	wide, _ := e.NewEncoder().String(name)
+	fmt.Printf("% X\n", wide)
+	back, _ := e.NewDecoder().String(wide)
+	fmt.Println(back == name)
+	// Output:
+	// 63 00 61 00 66 00 E9 DC 2E 00 74 00 78 00 74 00
+	// true
+}
+
+// The decoder of UTF32 replaces what UTF-32 cannot hold, a code unit at a
+// time, and a truncated unit at the end.
+func ExampleUTF32() {
+	e := utf8stream.UTF32(utf8stream.BigEndian, utf8stream.Replace)
+	s, _ := e.NewDecoder().String("\x00\x00\x00a\x00\x11\x00\x00\x00\x00\xD8\x00\x00\x00")
+	fmt.Printf("%+q\n", s)
+	// Output:
+	// "a\ufffd\ufffd\ufffd"
+}
+
+// AppendUTF16 gives the code units that Go's own conversions cannot:
+// the byte E9 is the lone surrogate U+DCE9.
+func ExampleAppendUTF16() {
+	units, _ := utf8stream.AppendUTF16(nil, []byte("caf\xE9"), utf8stream.SurrogateEscape)
+	fmt.Printf("%X\n", units)
+	// Output:
+	// [63 61 66 DCE9]
+}
+
+// A []uint16 behaves as a Python str: a lone surrogate is an error under
+// Reject, \udce9 under BackslashReplace, and under SurrogateEscape a byte
+// where it is an escape and an error where it is not.
+func ExampleAppendFromUTF16() {
+	units := []uint16{'o', 'k', 0xDCE9, 0xD800}
+	for _, p := range []utf8stream.Policy{utf8stream.Reject, utf8stream.BackslashReplace, utf8stream.Replace, utf8stream.SurrogateEscape} {
+		out, err := utf8stream.AppendFromUTF16(nil, units, p)
+		fmt.Printf("%v: %+q %v\n", p, out, err)
+	}
+	// Output:
+	// reject: "ok" utf8stream: invalid UTF-16 at unit 2: bytes DC E9: lone surrogate U+DCE9
+	// backslashreplace: "ok\\udce9\\ud800" <nil>
+	// replace: "ok\ufffd\ufffd" <nil>
+	// surrogateescape: "ok\xe9" utf8stream: invalid UTF-16 at unit 3: bytes D8 00: lone surrogate U+D800
+}
+
+func ExampleAppendRunes() {
+	runes, _ := utf8stream.AppendRunes(nil, []byte("\xFF😀"), utf8stream.OPTU8)
+	fmt.Printf("%U\n", runes)
+	// Output:
+	// [U+EFFF U+1F600]
+}
+
+func ExampleAppendFromRunes() {
+	out, err := utf8stream.AppendFromRunes(nil, []rune{'a', 0xDCFF, 0x1F600}, utf8stream.SurrogateEscape)
+	fmt.Printf("%q %v\n", out, err)
+	// Output:
+	// "a\xff😀" <nil>
+}
+
+// DetectBOM reads what Excel's "Unicode text" and many Windows tools write,
+// UTF-16 with a byte order mark, and still checks UTF-8 after a UTF-8 mark,
+// where x/text's unicode.BOMOverride would turn the policy off.
+func ExampleDetectBOM() {
+	for _, in := range []string{"\xFF\xFEc\x00a\x00f\x00\xE9\x00", "\xEF\xBB\xBFcaf\xE9"} {
+		out, err := io.ReadAll(utf8stream.NewReader(strings.NewReader(in), utf8stream.Reject, utf8stream.DetectBOM()))
+		fmt.Printf("%q %v\n", out, err)
+	}
+	// Output:
+	// "café" <nil>
+	// "caf" utf8stream: invalid UTF-8 at offset 6: bytes E9: E9 must be followed by 80..BF
+}

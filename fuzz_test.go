@@ -163,7 +163,8 @@ func FuzzTransform(f *testing.F) {
 }
 
 // FuzzRoundTrip checks that restoring SurrogateEscape and OPTU8 output
-// gives back the input, for every input: OPTU8 escapes U+EF80..U+EFFF
+// gives back the input, for every input, and so does decoding the UTF-16
+// and UTF-32 that UTF16 and UTF32 encode it to: OPTU8 escapes U+EF80..U+EFFF
 // already in the input, so there is no precondition. So does BMPOnly, whose
 // characters above U+FFFF are escaped. WTF8 without BMPOnly gives back the
 // input with its surrogate pairs joined; under SurrogateEscape it does so
@@ -204,6 +205,9 @@ func FuzzRoundTrip(f *testing.F) {
 			if err != nil || !bytes.Equal(back, want) {
 				t.Fatalf("%v opts %#x chunks of %d: restore(escape(%q)) = %q, %v; want %q", p, o, size, in, back, err, want)
 			}
+			if o&4 == 0 {
+				checkWideRoundTrip(t, p, in, int(split), opts)
+			}
 			if o&2 != 0 {
 				wesc, werr := writeChunks(p, in, []int{1 + int(split)%7}, opts...)
 				if werr != nil || !bytes.Equal(wesc, esc) || valid.IndexHigh(esc) < len(esc) {
@@ -212,6 +216,51 @@ func FuzzRoundTrip(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkWideRoundTrip checks that the decoders of UTF16 and UTF32 give back
+// in from what their encoders make of it under p, a restoring policy: in
+// one call, and with the input and the output in pieces of 1 to 11 bytes,
+// and through the functions on slices. (Not under WTF8, whose lone high
+// surrogates an escape after them would pair with.)
+func checkWideRoundTrip(t *testing.T, p Policy, in []byte, split int, opts []Option) {
+	t.Helper()
+	size := 1 + split%11
+	for _, f := range wideForms {
+		e := wideEncodingOf(f, p, opts...)
+		wide, _, err := transform.Bytes(e.NewEncoder(), in)
+		if err != nil {
+			t.Fatalf("%v %v: encode(%q): %v", f, p, in, err)
+		}
+		back, _, err := transform.Bytes(e.NewDecoder(), wide)
+		if err != nil || !bytes.Equal(back, in) {
+			t.Fatalf("%v %v: decode(encode(%q)) = %q, %v", f, p, in, back, err)
+		}
+		w2, err := io.ReadAll(transform.NewReader(iotestChunkReader(string(in), size), e.NewEncoder()))
+		if err != nil || !bytes.Equal(w2, wide) {
+			t.Fatalf("%v %v: encode(%q) in pieces of %d = % X, %v; in one call % X", f, p, in, size, w2, err, wide)
+		}
+		back, err = io.ReadAll(transform.NewReader(iotestChunkReader(string(wide), size), e.NewDecoder()))
+		if err != nil || !bytes.Equal(back, in) {
+			t.Fatalf("%v %v: decode(encode(%q)) in pieces of %d = %q, %v", f, p, in, size, back, err)
+		}
+	}
+	u, err := AppendUTF16(nil, in, p, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := AppendFromUTF16(nil, u, p, opts...)
+	if err != nil || !bytes.Equal(back, in) {
+		t.Fatalf("%v: AppendFromUTF16(AppendUTF16(%q)) = %q, %v", p, in, back, err)
+	}
+	r, err := AppendRunes(nil, in, p, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err = AppendFromRunes(nil, r, p, opts...)
+	if err != nil || !bytes.Equal(back, in) {
+		t.Fatalf("%v: AppendFromRunes(AppendRunes(%q)) = %q, %v", p, in, back, err)
+	}
 }
 
 // joinPairs returns p with each surrogate pair, a high surrogate's 3 bytes

@@ -58,7 +58,7 @@ func String(s string, p Policy, opts ...Option) (string, error) {
 	if err == nil {
 		return s, nil
 	}
-	if p == Reject {
+	if p == Reject && !t.c.o.detectBOM {
 		if _, k := t.c.unit(src[n:], true); k == kInvalid {
 			// Span stopped at the first ill-formed subpart, where
 			// Transform stops at once with the *Error and writes

@@ -15,8 +15,29 @@ type Option func(*options)
 const maxReplacement = 64
 
 type options struct {
+	settings
+	onInvalid func(Error)
+	// ln is the line count for Lines, the one field that changes: it
+	// belongs to the value that owns this copy (a value with options has
+	// one of its own), and so costs nothing to a value without Lines.
+	ln lineCount
+	// base is the form of the input at the start of the stream: UTF-8,
+	// or UTF-16 or UTF-32 for the decoders of UTF16 and UTF32 and the
+	// functions on []uint16 and []rune. It is no Option's: those
+	// constructors set it.
+	base form
+	// slice is set for input that is a []uint16 or a []rune: offsets
+	// count units, and BackslashReplace writes a code point as Python
+	// does for a str.
+	slice bool
+}
+
+// settings are the options that are values, comparable with ==, so that
+// an [encoding.Encoding] can hold them.
+type settings struct {
 	bufSize     int
 	stripBOM    bool
+	detectBOM   bool
 	noNUL       bool
 	cesu8       bool
 	mutf8       bool
@@ -24,16 +45,11 @@ type options struct {
 	bmpOnly     bool
 	lines       bool
 	replacement string
-	onInvalid   func(Error)
-	// ln is the line count for Lines, the one field that changes: it
-	// belongs to the value that owns this copy (a value with options has
-	// one of its own), and so costs nothing to a value without Lines.
-	ln lineCount
 }
 
 // defaultOptions are the options of a value made with none. It is never
 // written to.
-var defaultOptions = options{bufSize: 4096, replacement: "\uFFFD"}
+var defaultOptions = options{settings: settings{bufSize: 4096, replacement: "\uFFFD"}}
 
 // init sets o to the defaults and applies opts. It works in place, so that
 // o is not copied to the heap on its way to the functions.
@@ -58,6 +74,20 @@ func BufferSize(n int) Option {
 // x/text's unicode.UTF8 and Python's "utf-8" codec keep it.
 func StripBOM() Option {
 	return func(o *options) { o.stripBOM = true }
+}
+
+// DetectBOM reads the form of the input from a byte order mark at stream
+// offset 0, as the WHATWG Encoding Standard's decode does: input that
+// starts with FF FE or FE FF is UTF-16LE or UTF-16BE, decoded to UTF-8 under
+// the policy as the decoder of [UTF16] does, and the mark is removed; a
+// UTF-8 mark (EF BB BF) is removed, as with [StripBOM]; any other input is
+// UTF-8 and is checked as usual. Unlike x/text's unicode.BOMOverride it
+// never turns the policy off. For the decoders of [UTF16] and [UTF32] it
+// reads the byte order from the mark (FF FE or FE FF; FF FE 00 00 or
+// 00 00 FE FF) and removes it; their encoders, and the functions on
+// []uint16 and []rune, take it as StripBOM. Off by default.
+func DetectBOM() Option {
+	return func(o *options) { o.detectBOM, o.stripBOM = true, true }
 }
 
 // NoNUL treats the byte 00 as ill-formed, so it goes through the policy:

@@ -10,8 +10,6 @@ import (
 	"golang.org/x/text/transform"
 )
 
-var bom = []byte{0xEF, 0xBB, 0xBF}
-
 // spanChunk is how much Transform validates before it copies.
 const spanChunk = 16 << 10
 
@@ -42,8 +40,12 @@ type Transformer struct {
 	// broken is set while the OnInvalid function runs, and stays set if
 	// it panics: the stream cannot go on.
 	broken bool
-	// slowReset is set when Reset must call mend: with Lines, and once
-	// the OnInvalid function has run, which may have panicked.
+	// form is the form of the rest of the input: the core's base, or
+	// UTF-16 after DetectBOM found its byte order mark.
+	form form
+	// slowReset is set when Reset must call mend: with Lines, where the
+	// input's form may change (a base other than UTF-8, or DetectBOM), and
+	// once the OnInvalid function has run, which may have panicked.
 	slowReset bool
 	// lines is set with Lines, where t counts newlines (in c.o.ln).
 	lines bool
@@ -77,7 +79,7 @@ func NewTransformer(p Policy, opts ...Option) *Transformer {
 func (t *Transformer) init(p Policy, opts []Option) {
 	t.c.init(p, opts)
 	t.lines = t.c.o.lines
-	t.slowReset = t.lines
+	t.slowReset = true
 	t.Reset()
 }
 
@@ -93,8 +95,8 @@ func (t *Transformer) Reset() {
 	}
 }
 
-// mend clears the line count and what a panic of the OnInvalid function
-// left. It is kept out of Reset, and never inlined into it, so that Reset
+// mend clears the line count, sets the form back to the base, and clears
+// what a panic of the OnInvalid function left. It is kept out of Reset, and never inlined into it, so that Reset
 // inlines: a benchmark or server that resets a Transformer for each short
 // input pays for the call otherwise.
 //
@@ -103,11 +105,14 @@ func (t *Transformer) mend() {
 	if t.lines {
 		t.c.o.ln = lineCount{}
 	}
+	t.form = t.c.o.base
 	if t.broken {
 		t.broken = false
 		t.c.setPaths()
 	}
-	t.slowReset = t.lines
+	// The form is the base again at every Reset: it changes only where
+	// the base is not UTF-8 or DetectBOM reads a mark.
+	t.slowReset = t.lines || t.c.o.base != formUTF8 || t.c.o.detectBOM
 }
 
 // Offset returns how many bytes of the stream t has consumed.
@@ -118,19 +123,6 @@ func (t *Transformer) Stats() Stats { return t.stats }
 
 // Policy returns the policy t applies.
 func (t *Transformer) Policy() Policy { return t.c.policy }
-
-// bomPrefix reports what a byte order mark to be stripped does at the start
-// of src: skip is 3 when src starts with one, and short is set when src is a
-// proper prefix of one and more input decides.
-func (t *Transformer) bomPrefix(src []byte, atEOF bool) (skip int, short bool) {
-	if !t.c.o.stripBOM || t.off != 0 || len(src) == 0 {
-		return 0, false
-	}
-	if bytes.HasPrefix(src, bom) {
-		return len(bom), false
-	}
-	return 0, !atEOF && len(src) < len(bom) && bytes.HasPrefix(bom, src)
-}
 
 // Transform implements [transform.Transformer]. Under [Reject] it stops at
 // the first ill-formed subpart with an *[Error], after writing every valid
@@ -211,11 +203,14 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			t.noteRun(nSrc, len(src)-nSrc)
 			return t.transform(dst, src, atEOF, nSrc, nSrc)
 		}
-		skip, short := t.bomPrefix(src, atEOF)
+		skip, to, short := t.bomPrefix(src, atEOF)
 		if short {
 			return 0, 0, transform.ErrShortSrc
 		}
 		nSrc = skip
+		if t.form = to; to != formUTF8 {
+			return t.transformWide(dst, src, atEOF, nSrc)
+		}
 	}
 	return t.transform(dst, src, atEOF, nDst, nSrc)
 }
@@ -349,8 +344,8 @@ var newline = []byte{'\n'}
 // position returns the Line and Column of an Error at stream offset off,
 // up to which lineTo has counted; 0 and 0 without Lines.
 func (t *Transformer) position(off int64) (line, col int64) {
-	if !t.lines {
-		return 0, 0
+	if !t.lines || t.form != formUTF8 {
+		return 0, 0 // Lines counts newline bytes of UTF-8 input only
 	}
 	return t.c.o.ln.newlines + 1, off - t.c.o.ln.start + 1
 }
@@ -409,14 +404,20 @@ func (t *Transformer) step(dst, src []byte, atEOF bool, pos int) (nDst, nSrc int
 	if !ok {
 		return 0, 0, transform.ErrShortDst
 	}
+	t.settle(src[:n], k, pos)
+	return nd, n, nil
+}
+
+// settle counts the unit u of kind k, whose output is written, at
+// position pos of the chunk.
+func (t *Transformer) settle(u []byte, k kind, pos int) {
 	switch k {
 	case kInvalid:
 		t.inRun = false
-		t.record(t.off+int64(pos), src[:n])
+		t.record(t.off+int64(pos), u)
 	case kEscape:
 		t.stats.Escaped++
 	}
-	return nd, n, nil
 }
 
 // stepHook, when set, is called on each call of step. Only tests set it
@@ -442,7 +443,7 @@ func (t *Transformer) record(off int64, b []byte) {
 func (t *Transformer) callback(off int64, b []byte) {
 	c := t.c
 	t.broken, t.slowReset, t.c.quick, t.c.plainSpan = true, true, false, false
-	e := Error{Offset: off, Bytes: bytes.Clone(b)}
+	e := Error{Offset: off, Bytes: bytes.Clone(b), Form: t.enc()}
 	e.Line, e.Column = t.position(off)
 	t.c.o.onInvalid(e)
 	t.broken, t.c.quick, t.c.plainSpan = false, c.quick, c.plainSpan
@@ -559,11 +560,18 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 			return 0, errPanicked
 		}
 		if t.c.o.stripBOM {
-			if skip, short := t.bomPrefix(src, atEOF); short {
+			if skip, _, short := t.bomPrefix(src, atEOF); short {
 				return 0, transform.ErrShortSrc
 			} else if skip > 0 {
 				return 0, transform.ErrEndOfSpan
 			}
+		}
+		if t.form != formUTF8 {
+			// Decoded UTF-16 or UTF-32 is never its input.
+			if len(src) == 0 {
+				return 0, nil
+			}
+			return 0, transform.ErrEndOfSpan
 		}
 		if t.lines && len(src) > spanChunk {
 			n = t.spanLines(src)
@@ -612,10 +620,12 @@ func (t *Transformer) spanLines(src []byte) int {
 // valid runs on itself (Writer), stripping a byte order mark at stream
 // offset 0 as Transform would.
 func (t *Transformer) next(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
-	if skip, short := t.bomPrefix(src, atEOF); short {
+	if skip, to, short := t.bomPrefix(src, atEOF); short {
 		return 0, 0, transform.ErrShortSrc
 	} else if skip > 0 {
-		nSrc = skip
+		nSrc, t.form = skip, to
+	} else if t.form != formUTF8 {
+		nDst, nSrc, err = t.wideUnit(dst, src, atEOF, 0)
 	} else {
 		nDst, nSrc, err = t.step(dst, src, atEOF, 0)
 	}

@@ -459,6 +459,12 @@ func TestErrorMessage(t *testing.T) {
 		{Error{Offset: 0, Bytes: []byte{0x80}}, "utf8stream: invalid UTF-8 at offset 0: bytes 80: unexpected continuation byte"},
 		{Error{Offset: 3, Bytes: []byte{0xE1, 0x80}}, "utf8stream: invalid UTF-8 at offset 3: bytes E1 80: E1 80 must be followed by 80..BF"},
 		{Error{Offset: 57, Bytes: []byte{0xE9}, Line: 3, Column: 5}, "utf8stream: invalid UTF-8 at line 3, column 5 (offset 57): bytes E9: E9 must be followed by 80..BF"},
+		{Error{Offset: 6, Bytes: []byte{0x00, 0xD8}, Form: "UTF-16LE"}, "utf8stream: invalid UTF-16LE at offset 6: bytes 00 D8: lone surrogate U+D800"},
+		{Error{Offset: 2, Bytes: []byte{0x00, 0xD8, 0x41}, Form: "UTF-16LE"}, "utf8stream: invalid UTF-16LE at offset 2: bytes 00 D8 41: high surrogate followed by a truncated code unit at the end of the input"},
+		{Error{Offset: 8, Bytes: []byte{0x41}, Form: "UTF-16BE"}, "utf8stream: invalid UTF-16BE at offset 8: bytes 41: truncated code unit at the end of the input"},
+		{Error{Offset: 4, Bytes: []byte{0x00, 0x00, 0x11, 0x00}, Form: "UTF-32LE"}, "utf8stream: invalid UTF-32LE at offset 4: bytes 00 00 11 00: 0x110000 is above U+10FFFF"},
+		{Error{Offset: 1, Bytes: []byte{0x00, 0x00, 0xDC, 0x00}, Form: "UTF-32BE"}, "utf8stream: invalid UTF-32BE at offset 1: bytes 00 00 DC 00: surrogate U+DC00"},
+		{Error{Offset: 3, Bytes: []byte{0xDC, 0x00}, Form: "UTF-16"}, "utf8stream: invalid UTF-16 at unit 3: bytes DC 00: lone surrogate U+DC00"},
 	} {
 		if got := tc.e.Error(); got != tc.want {
 			t.Errorf("Error() = %q; want %q", got, tc.want)

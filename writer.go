@@ -124,6 +124,7 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 	}
 	wr.base = 0
 	for wr.ntail > 0 && n < len(p) && wr.err == nil {
+		// Under DetectBOM a unit of UTF-16 too, which next takes.
 		if m, err := wr.reserve(p, n); err != nil {
 			return m, err
 		}
@@ -131,6 +132,14 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 		wr.fixed = uint8(len(wr.marks))
 	}
 	for n < len(p) && wr.err == nil {
+		if wr.t.form != formUTF8 {
+			// DetectBOM found UTF-16.
+			if m, err := wr.writeWide(p, n); err != nil {
+				return m, err
+			}
+			n = len(p)
+			break
+		}
 		if wr.t.dense && len(p)-n >= repair.BlockMin && wr.t.canRepair() {
 			// The block loop takes whole blocks only while buf has
 			// room for two: with less it would leave the rest of buf
@@ -223,6 +232,35 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 		return m, err
 	}
 	return n, wr.err
+}
+
+// writeWide is Write's loop where the input is UTF-16 (DetectBOM found its
+// byte order mark), from n on: each Transform's output goes into buf with
+// one dense mark, which written takes apart again if a write is short. A
+// unit cut short at the end of p is kept in tail. It returns, with an
+// error, the count that Write returns.
+func (wr *Writer) writeWide(p []byte, n int) (int, error) {
+	for n < len(p) && wr.err == nil {
+		if m, err := wr.reserve(p, n); err != nil {
+			return m, err
+		}
+		nd, ns, err := wr.t.Transform(wr.buf[len(wr.buf):cap(wr.buf)], p[n:], false)
+		if ns > 0 {
+			var kerr error
+			if n, kerr = wr.keep(p, n, nd, ns, true); kerr != nil {
+				return n, kerr
+			}
+		}
+		switch err {
+		case nil, transform.ErrShortDst:
+		case transform.ErrShortSrc:
+			wr.ntail = copy(wr.tail[:], p[n:])
+			n = len(p)
+		default:
+			wr.err = err
+		}
+	}
+	return 0, nil
 }
 
 // keep takes into buf the nd bytes of output that the caller wrote in its
@@ -384,6 +422,12 @@ func stretchWritten(t Transformer, src []byte, m int) int {
 	}
 	// Its offset is not the stretch's: it counts no lines.
 	t.lines = false
+	if t.form != formUTF8 {
+		// A Transform into m bytes writes the units whose output fits,
+		// and takes their input.
+		_, ns, _ := t.Transform(make([]byte, m), src, false)
+		return ns
+	}
 	var unit [2 * maxReplacement]byte
 	in, out := 0, 0
 	// A unit with no output (Drop) counts once the output before it is

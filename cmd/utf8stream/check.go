@@ -23,6 +23,12 @@ standard input when there is no FILE or FILE is -, one line each:
 
 	NAME:LINE:COL: offset N: ill-formed bytes XX...: REASON
 
+A file that starts with the byte order mark of UTF-16 or UTF-32 is not
+checked as UTF-8; check says what it is and how to convert it, and counts
+it as not valid:
+
+	NAME: UTF-16LE text (byte-order mark FF FE), not UTF-8; convert it with: utf8stream fix -from utf-16 NAME
+
 LINE counts newline (0A) bytes from 1, COL is the 1-based byte column and N
 the 0-based byte offset in the file. At most 20 subparts are listed per
 file (-max); two summary lines end the report of each file with errors, the
@@ -48,14 +54,15 @@ With -json, check prints one JSON object per line: one per listed subpart,
 and one that ends the report of every file, valid or not:
 
 	{"type":"file","name":NAME,"valid":BOOL,"subparts":T,"ill_formed_bytes":B,
-	 "first_offset":N,"listed":K,"all_listed":BOOL,"binary":true,
+	 "first_offset":N,"listed":K,"all_listed":BOOL,"binary":true,"form":FORM,
 	 "error":MESSAGE}
 
 NAME is the file name as a JSON string ("<stdin>" for standard input); a
 name that is not valid UTF-8 also has its bytes in "name_hex". The totals
 count every subpart, listed or not; "first_offset" is left out when there
-is none, "binary" when the file does not look binary, and "error" when the
-file was read to its end.
+is none, "binary" when the file does not look binary, "form" (utf-16le,
+utf-16be, utf-32le or utf-32be) but after a byte order mark of UTF-16 or
+UTF-32, and "error" when the file was read to its end.
 
 The files are checked in parallel, one per processor, and reported in the
 order given. A directory is walked as gofmt -l walks one: its regular
@@ -136,6 +143,7 @@ type jsonFile struct {
 	Listed    int64  `json:"listed"`
 	AllListed bool   `json:"all_listed"`
 	Binary    bool   `json:"binary,omitempty"`
+	Form      string `json:"form,omitempty"` // "utf-16le" and so on, after a byte order mark
 	Error     string `json:"error,omitempty"`
 }
 
@@ -172,11 +180,12 @@ func (c *checkCmd) file(e *env, name string) int {
 	var count, nbytes, listed int64
 	first := int64(-1)
 	binary := false // the input looks binary: count, do not list
+	var form string // after a byte order mark of UTF-16 or UTF-32
 
 	// finish ends the report of the file and returns its exit status.
 	finish := func(err error) int {
 		status := exitOK
-		if count > 0 {
+		if count > 0 || form != "" {
 			status = exitInvalid
 		}
 		if err != nil {
@@ -189,11 +198,14 @@ func (c *checkCmd) file(e *env, name string) int {
 			if count > 0 {
 				rec.First = &first
 			}
+			rec.Form = form
 			if err != nil {
 				rec.Error = describeIOError(err)
 			}
 			enc.Encode(rec)
-		case c.quiet || count == 0 || err != nil:
+		case form != "" && !c.quiet && !c.list && err == nil:
+			fmt.Fprintln(out, wideMarkMessage(shown, name, form))
+		case c.quiet || count == 0 && form == "" || err != nil:
 		case c.list:
 			fmt.Fprintln(out, shown)
 		case binary:
@@ -240,6 +252,9 @@ func (c *checkCmd) file(e *env, name string) int {
 	}
 	// Drop writes nothing for an ill-formed subpart, and io.Discard takes
 	// the rest: all that is left is the calls of report.
+	if form = wideMark(peekHead(in)); form != "" {
+		return finish(nil)
+	}
 	w := utf8stream.NewWriter(io.Discard, utf8stream.Drop, append(c.lib.options(), utf8stream.Lines(), utf8stream.OnInvalid(report))...)
 	if !c.binary && !c.quiet && !c.list {
 		binary = in.binaryKind() != ""

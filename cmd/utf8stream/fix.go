@@ -11,7 +11,7 @@ import (
 
 var fixCommand = &command{
 	name:     "fix",
-	synopsis: "[-policy P] [-o OUT | -w] [-binary] [-stats] [FILE | DIR...]",
+	synopsis: "[-policy P] [-from FORM] [-to FORM] [-o OUT | -w] [-binary] [-stats] [FILE | DIR...]",
 	doc: `Fix writes the named files, or standard input when there is no FILE or FILE
 is -, with each ill-formed subpart of UTF-8 repaired by the policy:
 
@@ -27,6 +27,21 @@ With -wtf8 the input is WTF-8, whose lone surrogates are valid; with
 -bmp-only each character above U+FFFF is ill-formed, as in MySQL's utf8mb3,
 and goes through the policy as one unit.
 
+With -from the input is UTF-16 or UTF-32 and fix converts it to UTF-8,
+each ill-formed code unit (a lone surrogate, an odd final byte, a value
+above U+10FFFF) going through the policy as a subpart does: FORM is
+utf-16le, utf-16be, utf-32le or utf-32be; utf-16 or utf-32 to read the
+byte order from a byte order mark (FF FE, FE FF; FF FE 00 00, 00 00 FE
+FF), which is removed, and take little-endian without one; or auto for
+UTF-16 or UTF-32 after their marks and UTF-8 otherwise, as check tells
+them apart. Excel's "Unicode text" and many Windows tools write UTF-16LE
+with a mark. With -to the output is utf-16le, utf-16be, utf-32le or
+utf-32be, with no mark. Under surrogateescape and optu8 each ill-formed
+byte becomes one code unit (U+DC80..U+DCFF, U+EF80..U+EFFF) and -from
+turns it back into the byte, so that fix -to X and then fix -from X, with
+the same policy, give back the original bytes, as Python's
+surrogateescape does. -from and -to may be given together.
+
 Each file is a stream of its own: a sequence cut at the end of one file is
 not completed by the next. Files are converted in parallel, one per
 processor; their output and messages come in the order given. Flags may
@@ -35,7 +50,8 @@ walks one: its regular files in lexical order, without symbolic links or
 names that start with a dot, such as .git.
 
 With -o or -w, a file that looks binary is left alone and reported as
-"NAME: binary file, skipped (WHY)", unless -binary is given. A file looks
+"NAME: binary file, skipped (WHY)", unless -binary is given or -from names
+a form other than utf-8 (UTF-16 and UTF-32 text holds NUL bytes). A file looks
 binary, as to grep -I, when its first 8 KiB (of the first read, on a pipe)
 hold a NUL byte, or when it starts with the signature of PNG, JPEG, GIF,
 PDF, ELF, Mach-O, gzip, bzip2, xz, zstd, zip or 7z. When every input is
@@ -81,6 +97,8 @@ Examples:
 	tail -f app.log | utf8stream fix -policy windows1252
 	utf8stream fix -policy backslashreplace app.log | grep '\\x'
 	utf8stream fix -bmp-only -o utf8mb3.sql dump.sql
+	utf8stream fix -from utf-16 -o report.csv report.txt
+	utf8stream fix -policy surrogateescape -to utf-16le names.txt > names.utf16
 `,
 	new: func() subcommand { return new(fixCmd) },
 }
@@ -91,6 +109,7 @@ type fixCmd struct {
 	stats    bool
 	progress bool
 	lib      libFlags
+	conv     convFlags
 }
 
 func (c *fixCmd) define(fs *flag.FlagSet) {
@@ -99,11 +118,15 @@ func (c *fixCmd) define(fs *flag.FlagSet) {
 	fs.BoolVar(&c.stats, "stats", false, "print to stderr how many subparts and bytes were repaired in each file")
 	fs.BoolVar(&c.progress, "progress", false, "print progress to stderr even when it is not a terminal")
 	c.lib.define(fs, validityFlags|repairFlags)
+	c.conv.define(fs)
 }
 
 func (c *fixCmd) validate(set map[string]bool, files []string) error {
 	if set["replacement"] && c.policy != utf8stream.Replace {
 		return fmt.Errorf("-replacement applies to -policy replace, not %v", c.policy)
+	}
+	if c.stats && c.conv.active() {
+		return errors.New("-stats cannot be used with -from or -to")
 	}
 	return c.output.validate(files)
 }
@@ -111,7 +134,15 @@ func (c *fixCmd) validate(set map[string]bool, files []string) error {
 func (c *fixCmd) exec(e *env, files []string) int {
 	e.progress = c.progress
 	opts := c.lib.options()
+	if c.conv.from != "" && c.conv.from != "utf-8" {
+		// UTF-16 and UTF-32 text holds NUL bytes: the binary rule is
+		// for UTF-8 input.
+		c.output.binary = true
+	}
 	return e.filterFiles(files, &c.output, func(e *env, w io.Writer, in *input, name string) error {
+		if c.conv.active() {
+			return c.convert(e, w, in, name, opts)
+		}
 		// Only reject reports a position.
 		var pos *tracker
 		wopts := opts

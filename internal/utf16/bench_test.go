@@ -1,0 +1,35 @@
+package utf16
+
+import (
+	"testing"
+	"unicode/utf16"
+
+	"github.com/utf8stream/utf8stream/internal/textgen"
+)
+
+// BenchmarkKernels measures each implementation alone on 1 MiB of text
+// (bytes of UTF-8 in both directions); compare with benchstat -col /impl.
+func BenchmarkKernels(b *testing.B) {
+	for _, name := range []string{"ascii", "latin1", "russian", "chinese", "emoji"} {
+		text := textgen.Make(name, 1<<20)
+		wide := le(utf16.Encode([]rune(string(text))))
+		dst := make([]byte, 4*len(text)+64)
+		for _, im := range impls {
+			if !im.supported {
+				continue
+			}
+			b.Run("input="+name+"/dir=widen/impl="+im.name, func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				for b.Loop() {
+					im.widen(dst, text)
+				}
+			})
+			b.Run("input="+name+"/dir=narrow/impl="+im.name, func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				for b.Loop() {
+					im.narrow(dst, wide, 0, 0)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !amd64 || !gc || purego
+
+package utf16
+
+func hasAVX2() bool { return false }

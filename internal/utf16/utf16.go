@@ -1,0 +1,95 @@
+// Package utf16 converts runs of valid text between UTF-8 and UTF-16LE a
+// block at a time, for the UTF16 encoders and decoders of package
+// utf8stream, which keep every decision and convert the rest in Go.
+//
+// Widen takes blocks of 32 bytes of UTF-8 (with the characters that start
+// in each), Narrow blocks of 16 code units, each as long
+// as the block is one the kernel converts and dst has room for 64 bytes
+// more; they stop at the first block that is not, and return how far they
+// got. Where no kernel runs they return 0, 0.
+package utf16
+
+// Block sizes and the room each step needs.
+const (
+	// WidenBlock is the bytes of UTF-8 a step of Widen takes; it reads
+	// 2 bytes past them.
+	WidenBlock = 32
+	// NarrowBlock is the bytes of UTF-16 a step of Narrow takes.
+	NarrowBlock = 32
+	// Room is the space a step needs in dst, which it may write
+	// anywhere in, whatever it returns.
+	Room = 64
+)
+
+// Widen converts a prefix of src, whole sequences of generalized UTF-8
+// (valid UTF-8 and the 3-byte forms of surrogates), to UTF-16LE in dst: the
+// unit or the surrogate pair of each code point, a block of WidenBlock
+// bytes at a time, each with the characters that start in it, while 2 more
+// bytes follow the block in src and dst has Room bytes left. The prefix
+// ends after the last character it converts, which may lie a few bytes
+// after the last block; a 4-byte character that starts in the last byte of
+// the last block is left out. An implementation may stop sooner: the AVX2
+// kernel takes ASCII blocks only. It returns the bytes written and read.
+func Widen(dst, src []byte) (nd, ns int) {
+	if len(src) < WidenBlock+2 || len(dst) < Room {
+		return 0, 0
+	}
+	return widen(dst, src)
+}
+
+// Narrow converts a prefix of src, UTF-16LE, to UTF-8 in dst, a block of
+// NarrowBlock bytes at a time, with the low surrogate after the block if
+// the block ends with a high one, while the block holds no lone surrogate
+// and no unit u with u-stopLo < stopN, 2 more bytes follow it in src, and
+// dst has Room bytes left. An
+// implementation may stop sooner: the AVX2 kernel takes blocks of units
+// below U+0080 only. It returns the bytes written and read.
+func Narrow(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
+	if len(src) < NarrowBlock+2 || len(dst) < Room {
+		return 0, 0
+	}
+	return narrow(dst, src, stopLo, stopN)
+}
+
+// ImplNames returns the names of the implementations this machine runs,
+// "generic" first.
+func ImplNames() []string {
+	var names []string
+	for _, im := range impls {
+		if im.supported {
+			names = append(names, im.name)
+		}
+	}
+	return names
+}
+
+// SetImpl makes Widen and Narrow use the named implementation until
+// restore is called. It panics if this machine does not support it. It is
+// for tests and benchmarks.
+func SetImpl(name string) (restore func()) {
+	for i, im := range impls {
+		if im.name == name {
+			if !im.supported {
+				panic("utf16: implementation " + name + " is not supported on this machine")
+			}
+			old := impl
+			impl = i
+			return func() { impl = old }
+		}
+	}
+	panic("utf16: unknown implementation " + name)
+}
+
+// implInfo is an entry of impls.
+type implInfo struct {
+	name      string
+	supported bool
+	widen     func(dst, src []byte) (int, int)
+	narrow    func(dst, src []byte, stopLo, stopN uint32) (int, int)
+	// asciiOnly is set for kernels that take ASCII blocks only.
+	asciiOnly bool
+}
+
+// ASCIIOnly reports whether the implementation in use takes only blocks of
+// ASCII, for the tests.
+func ASCIIOnly() bool { return impl >= 0 && impls[impl].asciiOnly }

@@ -1,0 +1,178 @@
+package utf16
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// texts are valid UTF-8 inputs of every kind a block can hold: 1- to
+// 4-byte sequences, mixed, and each at every offset of an ASCII run.
+func texts() []string {
+	rng := rand.New(rand.NewPCG(16, 32))
+	pools := [][]rune{
+		{'a', 'z', ' ', '\n', 0, 0x7F},
+		{'a', 'é', 'ß', 0x7FF, 0x80, ' '},
+		{'a', '日', '本', 0x800, 0xFFFF, 0xD7FF, 0xE000, 0xEF80, 0xFFFD, 'é', ' '},
+		{'a', 'é', '日', 0x1F600, 0x10000, 0x10FFFF},
+	}
+	var out []string
+	for _, pool := range pools {
+		for _, n := range []int{0, 1, 33, 34, 35, 63, 64, 65, 100, 300, 1000} {
+			var b strings.Builder
+			for b.Len() < n {
+				b.WriteRune(pool[rng.IntN(len(pool))])
+			}
+			out = append(out, b.String())
+		}
+	}
+	// A 4-byte character or a non-ASCII one at every offset of a long
+	// ASCII run, so that each kernel stops at each block edge.
+	ascii := strings.Repeat("abcdefgh", 20)
+	for i := 0; i <= len(ascii); i++ {
+		out = append(out, ascii[:i]+"😀"+ascii[i:], ascii[:i]+"é"+ascii[i:], ascii[:i]+"日"+ascii[i:])
+	}
+	return out
+}
+
+// surrogates8 returns s with generalized UTF-8 surrogates, which Widen
+// takes as characters, put in.
+func surrogates8() string {
+	return strings.Repeat("ab\xED\xA0\x80c\xED\xBF\xBF", 20)
+}
+
+// TestWiden checks each implementation against the generic one on every
+// text, for every dst size around the room a step needs: the same output
+// for a prefix of whole blocks, all of the generic one's for the AVX-512
+// kernel, and for the AVX2 kernel all of what it makes of ASCII blocks;
+// and the output is the UTF-16 of that prefix.
+func TestWiden(t *testing.T) {
+	for _, s := range append(texts(), surrogates8()) {
+		src := []byte(s)
+		for _, room := range []int{0, 63, 64, 65, 127, 128, 129, 3 * len(src)} {
+			for i, im := range impls {
+				if !im.supported {
+					continue
+				}
+				dst := make([]byte, room)
+				nd, ns := im.widen(dst, src)
+				want := make([]byte, room)
+				wnd, wns := widenGeneric(want, src, im.asciiOnly)
+				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
+					t.Fatalf("%s room %d (%q): %d, %d; generic %d, %d", im.name, room, s, nd, ns, wnd, wns)
+				}
+				if room == 3*len(src) && i == 0 && ns+WidenBlock+2+4 <= len(src) {
+					t.Fatalf("%s (%q): stopped at %d, a block or more before the end", im.name, s, ns)
+				}
+				if !utf8.ValidString(s) {
+					continue
+				}
+				var units []uint16
+				for i := 0; i+1 < nd; i += 2 {
+					units = append(units, binary.LittleEndian.Uint16(dst[i:]))
+				}
+				if got, want := string(utf16.Decode(units)), s[:ns]; got != want {
+					t.Fatalf("%s: Widen(%q) gives %q", im.name, want, got)
+				}
+			}
+		}
+	}
+}
+
+// TestNarrow is TestWiden for Narrow, with lone surrogates and the
+// stop range of OPTU8 at every offset.
+func TestNarrow(t *testing.T) {
+	var inputs [][]byte
+	for _, s := range texts() {
+		inputs = append(inputs, le(utf16.Encode([]rune(s))))
+	}
+	base := utf16.Encode([]rune(strings.Repeat("añ日b", 30)))
+	for i := range base {
+		for _, u := range []uint16{0xD800, 0xDC00, 0xDFFF, 0xEF80, 0xEFFF, 0xEF00, 0xEF7F} {
+			v := slices.Clone(base)
+			v[i] = u
+			inputs = append(inputs, le(v))
+		}
+	}
+	for _, src := range inputs {
+		for _, stop := range [][2]uint32{{0, 0}, {0xEF80, 0x80}, {0xEF00, 0x100}} {
+			for _, room := range []int{0, 63, 64, 65, 200, 2 * len(src)} {
+				for _, im := range impls {
+					if !im.supported {
+						continue
+					}
+					dst := make([]byte, room)
+					nd, ns := im.narrow(dst, src, stop[0], stop[1])
+					want := make([]byte, room)
+					wnd, wns := narrowGeneric(want, src, stop[0], stop[1], im.asciiOnly)
+					if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
+						t.Fatalf("%s room %d stop %x (% X): %d, %d; generic %d, %d", im.name, room, stop, src, nd, ns, wnd, wns)
+					}
+					var units []uint16
+					for i := 0; i+1 < ns; i += 2 {
+						units = append(units, binary.LittleEndian.Uint16(src[i:]))
+					}
+					if got, want := string(dst[:nd]), string(utf16.Decode(units)); got != want {
+						t.Fatalf("%s: Narrow(% X) gives %q; want %q", im.name, src[:ns], got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func le(units []uint16) []byte {
+	var b []byte
+	for _, u := range units {
+		b = binary.LittleEndian.AppendUint16(b, u)
+	}
+	return b
+}
+
+// TestImplsRun fails when the CPU has a feature whose kernel is not in
+// the list, so that a kernel that silently stopped running is noticed.
+func TestImplsRun(t *testing.T) {
+	names := ImplNames()
+	if names[0] != "generic" {
+		t.Fatalf("ImplNames() = %v; want generic first", names)
+	}
+	if runtime.GOARCH == "amd64" && !slices.Contains(names, "avx2") && hasAVX2() {
+		t.Errorf("AVX2 present but its kernel is not listed: %v", names)
+	}
+}
+
+// FuzzWiden checks the kernels against the generic code on inputs made
+// valid from the fuzzer's bytes.
+func FuzzWiden(f *testing.F) {
+	for _, s := range texts()[:40] {
+		f.Add([]byte(s), uint8(64))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, room uint8) {
+		src := []byte(strings.ToValidUTF8(string(in), "\uFFFD"))
+		for _, im := range impls {
+			if !im.supported {
+				continue
+			}
+			dst := make([]byte, int(room)*2)
+			nd, ns := im.widen(dst, src)
+			want := make([]byte, len(dst))
+			wnd, wns := widenGeneric(want, src, im.asciiOnly)
+			if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
+				t.Fatalf("%s (%q): %d, %d; generic %d, %d", im.name, src, nd, ns, wnd, wns)
+			}
+			u := le(utf16.Encode([]rune(string(src))))
+			dst = make([]byte, int(room)*2)
+			nd, ns = im.narrow(dst, u, 0xEF80, 0x80)
+			wnd, wns = narrowGeneric(want, u, 0xEF80, 0x80, im.asciiOnly)
+			if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
+				t.Fatalf("%s narrow (% X): %d, %d; generic %d, %d", im.name, u, nd, ns, wnd, wns)
+			}
+		}
+	})
+}

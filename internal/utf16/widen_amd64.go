@@ -1,0 +1,88 @@
+//go:build gc && !purego
+
+package utf16
+
+import "golang.org/x/sys/cpu"
+
+// The implementations, by index in impls.
+const (
+	implGeneric = iota
+	implAVX2
+	implAVX512
+)
+
+var (
+	useAVX2 = cpu.X86.HasAVX2
+	// The AVX-512 kernels need AVX-512 BW and VBMI2 (VPCOMPRESSW,
+	// VPCOMPRESSB), BMI2 (PDEP) and POPCNT; they also ask for AVX2, so
+	// that GODEBUG=cpu.avx2=off turns off both.
+	useAVX512 = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI2 &&
+		cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
+)
+
+var impls = []implInfo{
+	implGeneric: {name: "generic", supported: true,
+		widen:  func(dst, src []byte) (int, int) { return widenGeneric(dst, src, false) },
+		narrow: func(dst, src []byte, lo, n uint32) (int, int) { return narrowGeneric(dst, src, lo, n, false) }},
+	implAVX2: {name: "avx2", supported: useAVX2, widen: widenAVX2,
+		narrow:    func(dst, src []byte, lo, n uint32) (int, int) { return narrowAVX2(dst, src) },
+		asciiOnly: true},
+	implAVX512: {name: "avx512", supported: useAVX512, widen: widenAVX512, narrow: narrowAVX512},
+}
+
+// impl is the implementation in use: the fastest one supported, and none
+// without AVX2, where the callers' Go loops cost less than the generic
+// block loop.
+var impl = func() int {
+	switch {
+	case useAVX512:
+		return implAVX512
+	case useAVX2:
+		return implAVX2
+	}
+	return -1
+}()
+
+func widen(dst, src []byte) (int, int) {
+	switch impl {
+	case implAVX512:
+		return widenAVX512(dst, src)
+	case implAVX2:
+		return widenAVX2(dst, src)
+	case implGeneric:
+		return widenGeneric(dst, src, false)
+	}
+	return 0, 0
+}
+
+func narrow(dst, src []byte, stopLo, stopN uint32) (int, int) {
+	switch impl {
+	case implAVX512:
+		return narrowAVX512(dst, src, stopLo, stopN)
+	case implAVX2:
+		return narrowAVX2(dst, src)
+	case implGeneric:
+		return narrowGeneric(dst, src, stopLo, stopN, false)
+	}
+	return 0, 0
+}
+
+// widenAVX2 is Widen for ASCII blocks.
+//
+//go:noescape
+func widenAVX2(dst, src []byte) (nd, ns int)
+
+// widenAVX512 is Widen.
+//
+//go:noescape
+func widenAVX512(dst, src []byte) (nd, ns int)
+
+// narrowAVX2 is Narrow for blocks of units below U+0080.
+//
+//go:noescape
+func narrowAVX2(dst, src []byte) (nd, ns int)
+
+// narrowAVX512 is Narrow.
+//
+//go:noescape
+func narrowAVX512(dst, src []byte, stopLo, stopN uint32) (nd, ns int)

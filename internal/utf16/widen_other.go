@@ -1,0 +1,18 @@
+//go:build !amd64 || !gc || purego
+
+package utf16
+
+// Without a kernel Widen and Narrow return 0, 0: the callers' Go loops
+// cost less than the generic block loop. The generic entry is the
+// reference for the tests.
+var impls = []implInfo{
+	{name: "generic", supported: true,
+		widen:  func(dst, src []byte) (int, int) { return widenGeneric(dst, src, false) },
+		narrow: func(dst, src []byte, lo, n uint32) (int, int) { return narrowGeneric(dst, src, lo, n, false) }},
+}
+
+var impl = 0
+
+func widen(dst, src []byte) (int, int) { return 0, 0 }
+
+func narrow(dst, src []byte, stopLo, stopN uint32) (int, int) { return 0, 0 }

@@ -1,0 +1,517 @@
+package utf8stream
+
+import (
+	"bytes"
+	"encoding/binary"
+
+	utf16k "github.com/utf8stream/utf8stream/internal/utf16"
+	"golang.org/x/text/transform"
+)
+
+// This file converts between UTF-8 and the wide forms: the decoders'
+// loop, which a Transformer runs where its input is UTF-16 or UTF-32, and
+// the loops that widen and narrow runs of valid text, which decide
+// nothing.
+
+// transformWide is Transform where the input is UTF-16 or UTF-32, in
+// t.form, from nSrc on.
+func (t *Transformer) transformWide(dst, src []byte, atEOF bool, nSrc int) (nDst, _ int, err error) {
+	big := t.form.big()
+	stopLo, stopN := t.c.restored()
+	for nSrc < len(src) {
+		var nd, ns int
+		if t.form.width() == 2 {
+			nd, ns = narrow16(dst[nDst:], src[nSrc:], big, stopLo, stopN)
+		} else {
+			nd, ns = narrow32(dst[nDst:], src[nSrc:], big, stopLo, stopN)
+		}
+		nDst += nd
+		nSrc += ns
+		if nSrc == len(src) {
+			break
+		}
+		nd, ns, err = t.wideUnit(dst[nDst:], src[nSrc:], atEOF, nSrc)
+		nDst += nd
+		nSrc += ns
+		if err != nil {
+			break
+		}
+	}
+	t.off += int64(nSrc)
+	return nDst, nSrc, err
+}
+
+// restored returns a range of code points, stopLo to stopLo+stopN-1,
+// that holds those that the decoders of OPTU8 turn into bytes: U+EF80..
+// U+EFFF, and with NoNUL U+EF00. Under the other policies it is empty.
+func (c *core) restored() (stopLo, stopN uint32) {
+	switch {
+	case c.policy != OPTU8:
+		return 0, 0
+	case c.o.noNUL:
+		return 0xEF00, 0x100
+	}
+	return 0xEF80, 0x80
+}
+
+// wideUnit decodes the one code point at the start of src, which is in
+// t.form, and writes its output to dst: a pair of surrogates, a lone one,
+// a unit cut short at the end of the stream, or any other. pos is src's
+// position in the chunk.
+func (t *Transformer) wideUnit(dst, src []byte, atEOF bool, pos int) (nDst, nSrc int, err error) {
+	f := t.form
+	w := f.width()
+	if len(src) < w {
+		if !atEOF {
+			return 0, 0, transform.ErrShortSrc
+		}
+		return t.wideBad(dst, src, pos, 0)
+	}
+	u, n := f.unit(src), w
+	wtf8 := t.c.o.wtf8
+	if u-0xD800 < 0x400 && (w == 2 || wtf8) {
+		// A high surrogate, which the next unit may make a pair with.
+		switch {
+		case len(src) < 2*w && !atEOF:
+			return 0, 0, transform.ErrShortSrc
+		case len(src) < 2*w:
+			if w == 2 && !wtf8 {
+				// With what is left of a unit after it, if anything:
+				// one ill-formed unit, as CPython and WHATWG count it.
+				return t.wideBad(dst, src, pos, u)
+			}
+		default:
+			if v := f.unit(src[w:]); v-0xDC00 < 0x400 {
+				u, n = 0x10000+(u-0xD800)<<10+(v-0xDC00), 2*w
+			}
+		}
+	}
+	size := 0
+	switch {
+	case u-0xD800 < 0x800:
+		// A lone surrogate.
+		switch {
+		case t.c.policy == SurrogateEscape && (u-0xDC80 < 0x80 || u == 0xDC00 && t.c.o.noNUL):
+			size = 1
+		case wtf8:
+			size = 3
+		default:
+			return t.wideBad(dst, src[:n], pos, u)
+		}
+	case u > 0x10FFFF:
+		return t.wideBad(dst, src[:n], pos, u)
+	case t.c.policy == OPTU8 && (u-0xEF80 < 0x80 || u == 0xEF00 && t.c.o.noNUL):
+		size = 1
+	}
+	if size == 1 {
+		if len(dst) < 1 {
+			return 0, 0, transform.ErrShortDst
+		}
+		dst[0] = byte(u)
+		return 1, n, nil
+	}
+	if len(dst) < utf8Len(u) {
+		return 0, 0, transform.ErrShortDst
+	}
+	return putUTF8(dst, u), n, nil
+}
+
+// wideBad applies the policy to the ill-formed unit b at position pos of
+// the chunk, whose value is u where it has one. It returns the output
+// written to dst and the bytes consumed.
+func (t *Transformer) wideBad(dst, b []byte, pos int, u uint32) (nDst, nSrc int, err error) {
+	off, eb := t.wideError(pos, b)
+	switch t.c.policy {
+	case Reject, SurrogateEscape, OPTU8:
+		e := &Error{Offset: off, Bytes: eb, Form: t.enc()}
+		if t.stats.Subparts == 0 {
+			t.record(off, eb)
+		}
+		return 0, 0, e
+	}
+	var nd int
+	switch t.c.policy {
+	case Replace:
+		if len(dst) < len(t.c.o.replacement) {
+			return 0, 0, transform.ErrShortDst
+		}
+		nd = copy(dst, t.c.o.replacement)
+	case Windows1252:
+		if len(dst) < 3 {
+			return 0, 0, transform.ErrShortDst
+		}
+		nd = copy(dst, "\uFFFD")
+	case BackslashReplace:
+		var ok bool
+		if t.c.o.slice {
+			nd, ok = backslashRune(dst, u)
+		} else {
+			nd, ok = backslashBytes(dst, b)
+		}
+		if !ok {
+			return 0, 0, transform.ErrShortDst
+		}
+	}
+	t.record(off, eb)
+	return nd, len(b), nil
+}
+
+// wideError returns the offset and a copy of the bytes of the ill-formed
+// unit b at position pos of the chunk, as an Error holds them: for a
+// []uint16 or a []rune, the offset in units and the unit high byte first.
+func (t *Transformer) wideError(pos int, b []byte) (int64, []byte) {
+	off := t.off + int64(pos)
+	c := bytes.Clone(b)
+	if t.c.o.slice {
+		w := t.form.width()
+		off /= int64(w)
+		if !t.form.big() {
+			for i := range w / 2 {
+				c[i], c[w-1-i] = c[w-1-i], c[i]
+			}
+		}
+	}
+	return off, c
+}
+
+// enc returns the name of the form of t's input for an Error: "" for
+// UTF-8, as Error.Error expects it.
+func (t *Transformer) enc() string {
+	switch {
+	case t.form == formUTF8:
+		return ""
+	case t.c.o.slice && t.form.width() == 2:
+		return "UTF-16"
+	case t.c.o.slice:
+		return "UTF-32"
+	}
+	return t.form.String()
+}
+
+// backslashRune writes u as CPython's backslashreplace does for a
+// character of a str: \xNN, \uNNNN or \UNNNNNNNN in lowercase hex.
+func backslashRune(dst []byte, u uint32) (int, bool) {
+	const hex = "0123456789abcdef"
+	digits, c := 8, byte('U')
+	switch {
+	case u < 0x100:
+		digits, c = 2, 'x'
+	case u < 0x10000:
+		digits, c = 4, 'u'
+	}
+	if len(dst) < 2+digits {
+		return 0, false
+	}
+	dst[0], dst[1] = '\\', c
+	for i := range digits {
+		dst[2+i] = hex[u>>(4*(digits-1-i))&0xF]
+	}
+	return 2 + digits, true
+}
+
+// utf8Len returns the length of the generalized UTF-8 form of u, which
+// must be at most U+10FFFF: surrogates take 3 bytes.
+func utf8Len(u uint32) int {
+	switch {
+	case u < 0x80:
+		return 1
+	case u < 0x800:
+		return 2
+	case u < 0x10000:
+		return 3
+	}
+	return 4
+}
+
+// putUTF8 writes the generalized UTF-8 form of u, surrogates included,
+// to dst, which must have room, and returns its length.
+func putUTF8(dst []byte, u uint32) int {
+	switch {
+	case u < 0x80:
+		dst[0] = byte(u)
+		return 1
+	case u < 0x800:
+		_ = dst[1]
+		dst[0] = 0xC0 | byte(u>>6)
+		dst[1] = 0x80 | byte(u)&0x3F
+		return 2
+	case u < 0x10000:
+		_ = dst[2]
+		dst[0] = 0xE0 | byte(u>>12)
+		dst[1] = 0x80 | byte(u>>6)&0x3F
+		dst[2] = 0x80 | byte(u)&0x3F
+		return 3
+	}
+	_ = dst[3]
+	dst[0] = 0xF0 | byte(u>>18)
+	dst[1] = 0x80 | byte(u>>12)&0x3F
+	dst[2] = 0x80 | byte(u>>6)&0x3F
+	dst[3] = 0x80 | byte(u)&0x3F
+	return 4
+}
+
+// swap16 swaps the bytes of each 16-bit lane of x.
+func swap16(x uint64) uint64 {
+	return x>>8&0x00FF00FF00FF00FF | x&0x00FF00FF00FF00FF<<8
+}
+
+// narrow16 writes the UTF-8 of the valid UTF-16 at the start of src to
+// dst, as far as both allow: whole code points only, and no lone
+// surrogate, unit cut short, or unit in stopLo..stopLo+stopN-1, where it
+// stops. It returns the bytes written and read.
+func narrow16(dst, src []byte, big bool, stopLo, stopN uint32) (nd, ns int) {
+	lo, hi := 0, 1
+	if big {
+		lo, hi = 1, 0
+	}
+	for ns+2 <= len(src) {
+		if !big && len(src)-ns >= utf16k.NarrowBlock {
+			d, s := utf16k.Narrow(dst[nd:], src[ns:], stopLo, stopN)
+			nd += d
+			ns += s
+		}
+		// At least a block in Go, where the kernel stopped.
+		for end := min(len(src), ns+utf16k.NarrowBlock); ns < end && ns+2 <= len(src); {
+			u := uint32(src[ns+lo]) | uint32(src[ns+hi])<<8
+			switch {
+			case u < 0x80:
+				if ns+16 <= len(src) && nd+8 <= len(dst) {
+					// ASCII, 8 units at a time.
+					a := binary.LittleEndian.Uint64(src[ns:])
+					b := binary.LittleEndian.Uint64(src[ns+8:])
+					if big {
+						a, b = swap16(a), swap16(b)
+					}
+					if (a|b)&0xFF80FF80FF80FF80 == 0 {
+						binary.LittleEndian.PutUint32(dst[nd:], pack16(a))
+						binary.LittleEndian.PutUint32(dst[nd+4:], pack16(b))
+						nd += 8
+						ns += 16
+						continue
+					}
+				}
+				if nd >= len(dst) {
+					return nd, ns
+				}
+				dst[nd] = byte(u)
+				nd++
+				ns += 2
+			case u < 0x800:
+				if nd+2 > len(dst) {
+					return nd, ns
+				}
+				dst[nd] = 0xC0 | byte(u>>6)
+				dst[nd+1] = 0x80 | byte(u)&0x3F
+				nd += 2
+				ns += 2
+			case u-0xD800 < 0x800:
+				if u >= 0xDC00 || ns+4 > len(src) || nd+4 > len(dst) {
+					return nd, ns
+				}
+				v := uint32(src[ns+2+lo]) | uint32(src[ns+2+hi])<<8
+				if v-0xDC00 >= 0x400 {
+					return nd, ns
+				}
+				nd += putUTF8(dst[nd:], 0x10000+(u-0xD800)<<10+(v-0xDC00))
+				ns += 4
+			default:
+				if u-stopLo < stopN || nd+3 > len(dst) {
+					return nd, ns
+				}
+				dst[nd] = 0xE0 | byte(u>>12)
+				dst[nd+1] = 0x80 | byte(u>>6)&0x3F
+				dst[nd+2] = 0x80 | byte(u)&0x3F
+				nd += 3
+				ns += 2
+			}
+		}
+	}
+	return nd, ns
+}
+
+// pack16 returns the low bytes of the four 16-bit lanes of x, the first
+// lane lowest.
+func pack16(x uint64) uint32 {
+	x = (x | x>>8) & 0x0000FFFF0000FFFF
+	return uint32(x | x>>16)
+}
+
+// narrow32 is narrow16 for UTF-32: it stops at a surrogate, a value above
+// U+10FFFF, a unit cut short and a unit in the stop range.
+func narrow32(dst, src []byte, big bool, stopLo, stopN uint32) (nd, ns int) {
+	for ns+4 <= len(src) {
+		if ns+16 <= len(src) && nd+4 <= len(dst) {
+			// ASCII, 4 units at a time.
+			a := binary.LittleEndian.Uint64(src[ns:])
+			b := binary.LittleEndian.Uint64(src[ns+8:])
+			mask := uint64(0xFFFFFF80FFFFFF80)
+			if big {
+				mask = 0x80FFFFFF80FFFFFF
+			}
+			if (a|b)&mask == 0 {
+				if big {
+					a, b = a>>24, b>>24
+				}
+				dst[nd] = byte(a)
+				dst[nd+1] = byte(a >> 32)
+				dst[nd+2] = byte(b)
+				dst[nd+3] = byte(b >> 32)
+				nd += 4
+				ns += 16
+				continue
+			}
+		}
+		var u uint32
+		if big {
+			u = binary.BigEndian.Uint32(src[ns:])
+		} else {
+			u = binary.LittleEndian.Uint32(src[ns:])
+		}
+		if u-0xD800 < 0x800 || u > 0x10FFFF || u-stopLo < stopN || nd+utf8Len(u) > len(dst) {
+			return nd, ns
+		}
+		nd += putUTF8(dst[nd:], u)
+		ns += 4
+	}
+	return nd, ns
+}
+
+// widen writes src, whole sequences of generalized UTF-8 (valid UTF-8 and
+// the 3-byte forms of surrogates), in form f to dst, as far as dst has
+// room for whole code points. It returns the bytes written and read. It
+// decides nothing: src is what a Transformer writes, or a run that it
+// copies.
+func widen(dst, src []byte, f form) (nd, ns int) {
+	if f.width() == 2 {
+		return widen16(dst, src, f.big())
+	}
+	return widen32(dst, src, f.big())
+}
+
+// spread16 returns the four bytes of x each in a 16-bit lane, the first
+// lowest.
+func spread16(x uint32) uint64 {
+	y := uint64(x)
+	y = (y | y<<16) & 0x0000FFFF0000FFFF
+	return (y | y<<8) & 0x00FF00FF00FF00FF
+}
+
+// decodeGeneral returns the code point of the generalized UTF-8 sequence
+// at the start of p, which must be whole, and its length.
+func decodeGeneral(p []byte) (uint32, int) {
+	c := p[0]
+	switch {
+	case c < 0x80:
+		return uint32(c), 1
+	case c < 0xE0:
+		return uint32(c&0x1F)<<6 | uint32(p[1]&0x3F), 2
+	case c < 0xF0:
+		return uint32(c&0x0F)<<12 | uint32(p[1]&0x3F)<<6 | uint32(p[2]&0x3F), 3
+	}
+	return uint32(c&0x07)<<18 | uint32(p[1]&0x3F)<<12 | uint32(p[2]&0x3F)<<6 | uint32(p[3]&0x3F), 4
+}
+
+// put16 writes the unit u to dst in the order big says.
+func put16(dst []byte, u uint16, big bool) {
+	if big {
+		binary.BigEndian.PutUint16(dst, u)
+	} else {
+		binary.LittleEndian.PutUint16(dst, u)
+	}
+}
+
+func widen16(dst, src []byte, big bool) (nd, ns int) {
+	for ns < len(src) {
+		if !big && len(src)-ns >= utf16k.WidenBlock+2 {
+			d, s := utf16k.Widen(dst[nd:], src[ns:])
+			nd += d
+			ns += s
+		}
+		// At least a block in Go, where the kernel stopped.
+		for end := min(len(src), ns+utf16k.WidenBlock); ns < end; {
+			c := src[ns]
+			switch {
+			case c < 0x80:
+				if ns+8 <= len(src) && nd+16 <= len(dst) {
+					// ASCII, 8 bytes at a time.
+					w := binary.LittleEndian.Uint64(src[ns:])
+					if w&0x8080808080808080 == 0 {
+						a, b := spread16(uint32(w)), spread16(uint32(w>>32))
+						if big {
+							a, b = a<<8, b<<8
+						}
+						binary.LittleEndian.PutUint64(dst[nd:], a)
+						binary.LittleEndian.PutUint64(dst[nd+8:], b)
+						nd += 16
+						ns += 8
+						continue
+					}
+				}
+				if nd+2 > len(dst) {
+					return nd, ns
+				}
+				put16(dst[nd:], uint16(c), big)
+				nd += 2
+				ns++
+			case c < 0xE0:
+				if nd+2 > len(dst) || ns+2 > len(src) {
+					return nd, ns
+				}
+				put16(dst[nd:], uint16(c&0x1F)<<6|uint16(src[ns+1]&0x3F), big)
+				nd += 2
+				ns += 2
+			case c < 0xF0:
+				if nd+2 > len(dst) || ns+3 > len(src) {
+					return nd, ns
+				}
+				put16(dst[nd:], uint16(c)<<12|uint16(src[ns+1]&0x3F)<<6|uint16(src[ns+2]&0x3F), big)
+				nd += 2
+				ns += 3
+			default:
+				if nd+4 > len(dst) {
+					return nd, ns
+				}
+				u, n := decodeGeneral(src[ns:])
+				u -= 0x10000
+				put16(dst[nd:], uint16(0xD800+u>>10), big)
+				put16(dst[nd+2:], uint16(0xDC00+u&0x3FF), big)
+				nd += 4
+				ns += n
+			}
+		}
+	}
+	return nd, ns
+}
+
+func widen32(dst, src []byte, big bool) (nd, ns int) {
+	for ns < len(src) {
+		if ns+4 <= len(src) && nd+16 <= len(dst) {
+			// ASCII, 4 bytes at a time.
+			w := binary.LittleEndian.Uint32(src[ns:])
+			if w&0x80808080 == 0 {
+				a := uint64(w&0xFF) | uint64(w>>8&0xFF)<<32
+				b := uint64(w>>16&0xFF) | uint64(w>>24)<<32
+				if big {
+					a, b = a<<24, b<<24
+				}
+				binary.LittleEndian.PutUint64(dst[nd:], a)
+				binary.LittleEndian.PutUint64(dst[nd+8:], b)
+				nd += 16
+				ns += 4
+				continue
+			}
+		}
+		if nd+4 > len(dst) {
+			return nd, ns
+		}
+		u, n := decodeGeneral(src[ns:])
+		if big {
+			binary.BigEndian.PutUint32(dst[nd:], u)
+		} else {
+			binary.LittleEndian.PutUint32(dst[nd:], u)
+		}
+		nd += 4
+		ns += n
+	}
+	return nd, ns
+}
