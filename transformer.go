@@ -78,8 +78,13 @@ func NewTransformer(p Policy, opts ...Option) *Transformer {
 // Transformer, need no allocation of their own for it.
 func (t *Transformer) init(p Policy, opts []Option) {
 	t.c.init(p, opts)
+	t.start()
+}
+
+// start readies t for its first stream once its core is set up.
+func (t *Transformer) start() {
 	t.lines = t.c.o.lines
-	t.slowReset = true
+	t.slowReset = true // mend sets the form and what Reset keeps up
 	t.Reset()
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -145,45 +144,12 @@ type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
 
-// peekHead reads the first bytes of in, 4 or all of it if it is shorter,
-// and puts them back: in reads them again, then the rest, and then the
-// error that stopped the reading of the head, if any.
+// peekHead returns the first bytes of in, 4 or all of it if it is
+// shorter, without consuming them: the filter reads them again.
 func peekHead(in *input) []byte {
-	if in.data != nil {
-		return in.data[:min(4, len(in.data))]
-	}
-	head := make([]byte, 4)
-	n, empty := 0, 0
-	var err error
-	for n < len(head) && err == nil {
-		var k int
-		k, err = in.r.Read(head[n:])
-		if k < 0 || k > len(head)-n {
-			k, err = 0, errors.New("invalid count")
-		}
-		if k == 0 && err == nil {
-			if empty++; empty >= 100 {
-				err = io.ErrNoProgress
-			}
-		}
-		n += k
-	}
-	head = head[:n]
-	switch err {
-	case nil:
-		in.r = io.MultiReader(bytes.NewReader(head), in.r)
-	case io.EOF:
-		in.r = bytes.NewReader(head)
-	default:
-		in.r = io.MultiReader(bytes.NewReader(head), errReader{err})
-	}
-	return head
+	h := in.peekAtLeast(4)
+	return h[:min(4, len(h))]
 }
-
-// errReader returns err from every Read.
-type errReader struct{ err error }
-
-func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // A byteOrderMark is the mark of a form, as -from names the form.
 type byteOrderMark struct {

@@ -200,6 +200,28 @@ func (in *input) peek() []byte {
 	return in.buf[:in.npeek]
 }
 
+// peekAtLeast is peek that reads on until it holds n bytes, the input
+// ends, or a read fails, for a reader that hands over a few bytes at a
+// time.
+func (in *input) peekAtLeast(n int) []byte {
+	b := in.peek()
+	for empty := 0; in.data == nil && len(b) < n && len(b) < len(in.buf) && in.perr == nil && empty < 100; {
+		k, err := in.r.Read(in.buf[in.npeek:])
+		if k < 0 || k > len(in.buf)-in.npeek {
+			k, err = 0, errors.New("invalid count")
+		}
+		if k == 0 && err == nil {
+			if empty++; empty == 100 {
+				err = io.ErrNoProgress
+			}
+		}
+		in.npeek += k
+		in.perr = err
+		b = in.buf[:in.npeek]
+	}
+	return b
+}
+
 // binaryKind returns binaryKind of the first bytes of the input. A mapped
 // input whose file shrank looks like text here; pump meets the fault again
 // and reports it.
