@@ -38,7 +38,7 @@ widen2done:
 	RET
 
 // func widenAVX512(dst, src []byte) (nd, ns int)
-// Requires: AVX512F, AVX512BW, AVX512VBMI2, BMI2, POPCNT
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI2, POPCNT
 TEXT ·widenAVX512(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
 	MOVQ dst_len+8(FP), R8
@@ -224,7 +224,7 @@ narrow2done:
 	RET
 
 // func narrowAVX512(dst, src []byte, stopLo, stopN uint32) (nd, ns int)
-// Requires: AVX512F, AVX512BW, AVX512VBMI2, BMI2, POPCNT
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI2, AVX512VL, BMI2, POPCNT
 TEXT ·narrowAVX512(SB), NOSPLIT, $0-72
 	MOVQ dst_base+0(FP), DI
 	MOVQ dst_len+8(FP), R8
