@@ -89,8 +89,14 @@ func (s *Set) Names() []string {
 	return names
 }
 
-// InUse returns the name of the implementation in use.
-func (s *Set) InUse() string { return s.Impls[*s.sel].Name }
+// InUse returns the name of the implementation in use, or "none" where
+// the package runs none (its callers' own loops serve).
+func (s *Set) InUse() string {
+	if *s.sel < 0 {
+		return "none"
+	}
+	return s.Impls[*s.sel].Name
+}
 
 // Select makes the package use the named implementation until restore is
 // called. It panics if the name is unknown or this machine does not

@@ -15,16 +15,16 @@ func BenchmarkKernels(b *testing.B) {
 		wide := le(utf16.Encode([]rune(string(text))))
 		dst := make([]byte, 4*len(text)+64)
 		for _, im := range impls {
-			if !im.supported {
+			if !im.Supported() {
 				continue
 			}
-			b.Run("input="+name+"/dir=widen/impl="+im.name, func(b *testing.B) {
+			b.Run("input="+name+"/dir=widen/impl="+im.Name, func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				for b.Loop() {
 					im.widen(dst, text)
 				}
 			})
-			b.Run("input="+name+"/dir=narrow/impl="+im.name, func(b *testing.B) {
+			b.Run("input="+name+"/dir=narrow/impl="+im.Name, func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				for b.Loop() {
 					im.narrow(dst, wide, 0, 0)

@@ -9,6 +9,8 @@
 // got. Where no kernel runs they return 0, 0.
 package utf16
 
+import "github.com/utf8stream/utf8stream/internal/registry"
+
 // Block sizes and the room each step needs.
 const (
 	// WidenBlock is the bytes of UTF-8 a step of Widen takes; it reads
@@ -51,41 +53,29 @@ func Narrow(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
 	return narrow(dst, src, stopLo, stopN)
 }
 
+// kernels is the package's entry in the registry of implementations.
+var kernels = registry.Register("utf16", &impl, func() []registry.Impl {
+	r := make([]registry.Impl, len(impls))
+	for i, im := range impls {
+		r[i] = im.Impl
+	}
+	return r
+}()...)
+
 // ImplNames returns the names of the implementations this machine runs,
 // "generic" first.
-func ImplNames() []string {
-	var names []string
-	for _, im := range impls {
-		if im.supported {
-			names = append(names, im.name)
-		}
-	}
-	return names
-}
+func ImplNames() []string { return kernels.Names() }
 
 // SetImpl makes Widen and Narrow use the named implementation until
 // restore is called. It panics if this machine does not support it. It is
 // for tests and benchmarks.
-func SetImpl(name string) (restore func()) {
-	for i, im := range impls {
-		if im.name == name {
-			if !im.supported {
-				panic("utf16: implementation " + name + " is not supported on this machine")
-			}
-			old := impl
-			impl = i
-			return func() { impl = old }
-		}
-	}
-	panic("utf16: unknown implementation " + name)
-}
+func SetImpl(name string) (restore func()) { return kernels.Select(name) }
 
 // implInfo is an entry of impls.
 type implInfo struct {
-	name      string
-	supported bool
-	widen     func(dst, src []byte) (int, int)
-	narrow    func(dst, src []byte, stopLo, stopN uint32) (int, int)
+	registry.Impl
+	widen  func(dst, src []byte) (int, int)
+	narrow func(dst, src []byte, stopLo, stopN uint32) (int, int)
 	// asciiOnly is set for kernels that take ASCII blocks only.
 	asciiOnly bool
 }

@@ -57,7 +57,7 @@ func TestWiden(t *testing.T) {
 		src := []byte(s)
 		for _, room := range []int{0, 63, 64, 65, 127, 128, 129, 3 * len(src)} {
 			for i, im := range impls {
-				if !im.supported {
+				if !im.Supported() {
 					continue
 				}
 				dst := make([]byte, room)
@@ -65,10 +65,10 @@ func TestWiden(t *testing.T) {
 				want := make([]byte, room)
 				wnd, wns := widenGeneric(want, src, im.asciiOnly)
 				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
-					t.Fatalf("%s room %d (%q): %d, %d; generic %d, %d", im.name, room, s, nd, ns, wnd, wns)
+					t.Fatalf("%s room %d (%q): %d, %d; generic %d, %d", im.Name, room, s, nd, ns, wnd, wns)
 				}
 				if room == 3*len(src) && i == 0 && ns+WidenBlock+2+4 <= len(src) {
-					t.Fatalf("%s (%q): stopped at %d, a block or more before the end", im.name, s, ns)
+					t.Fatalf("%s (%q): stopped at %d, a block or more before the end", im.Name, s, ns)
 				}
 				if !utf8.ValidString(s) {
 					continue
@@ -78,7 +78,7 @@ func TestWiden(t *testing.T) {
 					units = append(units, binary.LittleEndian.Uint16(dst[i:]))
 				}
 				if got, want := string(utf16.Decode(units)), s[:ns]; got != want {
-					t.Fatalf("%s: Widen(%q) gives %q", im.name, want, got)
+					t.Fatalf("%s: Widen(%q) gives %q", im.Name, want, got)
 				}
 			}
 		}
@@ -104,7 +104,7 @@ func TestNarrow(t *testing.T) {
 		for _, stop := range [][2]uint32{{0, 0}, {0xEF80, 0x80}, {0xEF00, 0x100}} {
 			for _, room := range []int{0, 63, 64, 65, 200, 2 * len(src)} {
 				for _, im := range impls {
-					if !im.supported {
+					if !im.Supported() {
 						continue
 					}
 					dst := make([]byte, room)
@@ -112,14 +112,14 @@ func TestNarrow(t *testing.T) {
 					want := make([]byte, room)
 					wnd, wns := narrowGeneric(want, src, stop[0], stop[1], im.asciiOnly)
 					if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
-						t.Fatalf("%s room %d stop %x (% X): %d, %d; generic %d, %d", im.name, room, stop, src, nd, ns, wnd, wns)
+						t.Fatalf("%s room %d stop %x (% X): %d, %d; generic %d, %d", im.Name, room, stop, src, nd, ns, wnd, wns)
 					}
 					var units []uint16
 					for i := 0; i+1 < ns; i += 2 {
 						units = append(units, binary.LittleEndian.Uint16(src[i:]))
 					}
 					if got, want := string(dst[:nd]), string(utf16.Decode(units)); got != want {
-						t.Fatalf("%s: Narrow(% X) gives %q; want %q", im.name, src[:ns], got, want)
+						t.Fatalf("%s: Narrow(% X) gives %q; want %q", im.Name, src[:ns], got, want)
 					}
 				}
 			}
@@ -156,7 +156,7 @@ func FuzzWiden(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte, room uint8) {
 		src := []byte(strings.ToValidUTF8(string(in), "\uFFFD"))
 		for _, im := range impls {
-			if !im.supported {
+			if !im.Supported() {
 				continue
 			}
 			dst := make([]byte, int(room)*2)
@@ -164,15 +164,30 @@ func FuzzWiden(f *testing.F) {
 			want := make([]byte, len(dst))
 			wnd, wns := widenGeneric(want, src, im.asciiOnly)
 			if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
-				t.Fatalf("%s (%q): %d, %d; generic %d, %d", im.name, src, nd, ns, wnd, wns)
+				t.Fatalf("%s (%q): %d, %d; generic %d, %d", im.Name, src, nd, ns, wnd, wns)
 			}
 			u := le(utf16.Encode([]rune(string(src))))
 			dst = make([]byte, int(room)*2)
 			nd, ns = im.narrow(dst, u, 0xEF80, 0x80)
 			wnd, wns = narrowGeneric(want, u, 0xEF80, 0x80, im.asciiOnly)
 			if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
-				t.Fatalf("%s narrow (% X): %d, %d; generic %d, %d", im.name, u, nd, ns, wnd, wns)
+				t.Fatalf("%s narrow (% X): %d, %d; generic %d, %d", im.Name, u, nd, ns, wnd, wns)
 			}
 		}
 	})
+}
+
+// TestKernels fails where the CPU advertises an instruction set whose
+// kernels cannot run here, and logs which kernels run.
+func TestKernels(t *testing.T) {
+	summary, err := kernels.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(summary)
+	for i, im := range impls {
+		if kernels.Impls[i].Name != im.Name {
+			t.Errorf("the registry's implementation %d is %s; impls' is %s", i, kernels.Impls[i].Name, im.Name)
+		}
+	}
 }

@@ -2,7 +2,10 @@
 
 package utf16
 
-import "golang.org/x/sys/cpu"
+import (
+	"github.com/utf8stream/utf8stream/internal/registry"
+	"golang.org/x/sys/cpu"
+)
 
 // The implementations, by index in impls.
 const (
@@ -12,22 +15,28 @@ const (
 )
 
 var (
-	useAVX2 = cpu.X86.HasAVX2
-	// The AVX-512 kernels need AVX-512 BW and VBMI2 (VPCOMPRESSW,
+	avx2Needs = []registry.Feature{registry.Has("AVX", cpu.X86.HasAVX), registry.Has("AVX2", cpu.X86.HasAVX2)}
+	// The AVX-512 kernels need AVX-512 BW, VL and VBMI2 (VPCOMPRESSW,
 	// VPCOMPRESSB), BMI2 (PDEP) and POPCNT; they also ask for AVX2, so
 	// that GODEBUG=cpu.avx2=off turns off both.
-	useAVX512 = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI2 &&
-		cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
+	avx512Needs = append(avx2Needs[:len(avx2Needs):len(avx2Needs)],
+		registry.Has("AVX512F", cpu.X86.HasAVX512F), registry.Has("AVX512BW", cpu.X86.HasAVX512BW),
+		registry.Has("AVX512VL", cpu.X86.HasAVX512VL), registry.Has("AVX512VBMI2", cpu.X86.HasAVX512VBMI2),
+		registry.Has("BMI2", cpu.X86.HasBMI2), registry.Has("POPCNT", cpu.X86.HasPOPCNT))
+
+	useAVX2   = registry.All(avx2Needs)
+	useAVX512 = registry.All(avx512Needs)
 )
 
 var impls = []implInfo{
-	implGeneric: {name: "generic", supported: true,
+	implGeneric: {Impl: registry.Impl{Name: "generic"},
 		widen:  func(dst, src []byte) (int, int) { return widenGeneric(dst, src, false) },
 		narrow: func(dst, src []byte, lo, n uint32) (int, int) { return narrowGeneric(dst, src, lo, n, false) }},
-	implAVX2: {name: "avx2", supported: useAVX2, widen: widenAVX2,
+	implAVX2: {Impl: registry.Impl{Name: "avx2", Needs: avx2Needs, Advertised: cpu.X86.HasAVX2}, widen: widenAVX2,
 		narrow:    func(dst, src []byte, lo, n uint32) (int, int) { return narrowAVX2(dst, src) },
 		asciiOnly: true},
-	implAVX512: {name: "avx512", supported: useAVX512, widen: widenAVX512, narrow: narrowAVX512},
+	implAVX512: {Impl: registry.Impl{Name: "avx512", Needs: avx512Needs, Advertised: cpu.X86.HasAVX512F},
+		widen: widenAVX512, narrow: narrowAVX512},
 }
 
 // impl is the implementation in use: the fastest one supported, and none

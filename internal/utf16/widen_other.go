@@ -2,11 +2,13 @@
 
 package utf16
 
+import "github.com/utf8stream/utf8stream/internal/registry"
+
 // Without a kernel Widen and Narrow return 0, 0: the callers' Go loops
 // cost less than the generic block loop. The generic entry is the
 // reference for the tests.
 var impls = []implInfo{
-	{name: "generic", supported: true,
+	{Impl: registry.Impl{Name: "generic"},
 		widen:  func(dst, src []byte) (int, int) { return widenGeneric(dst, src, false) },
 		narrow: func(dst, src []byte, lo, n uint32) (int, int) { return narrowGeneric(dst, src, lo, n, false) }},
 }
