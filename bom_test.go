@@ -133,7 +133,7 @@ func TestDetectBOMWriterShortWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	boom := errors.New("full")
-	for limit := 0; limit < len(full); limit++ {
+	for limit := range full {
 		for _, bufSize := range []int{16, 4096} {
 			lw := &limitWriter{limit: limit, err: boom}
 			w := NewWriter(lw, Replace, DetectBOM(), BufferSize(bufSize))

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/utf8stream/utf8stream"
@@ -38,11 +39,9 @@ func (c *convFlags) define(fs *flag.FlagSet) {
 
 func parseForm(dst *string, s string, forms []string) error {
 	s = strings.ToLower(s)
-	for _, f := range forms {
-		if s == f {
-			*dst = s
-			return nil
-		}
+	if slices.Contains(forms, s) {
+		*dst = s
+		return nil
 	}
 	return fmt.Errorf("unknown form %q (want one of %s)", s, strings.Join(forms, ", "))
 }

@@ -21,7 +21,7 @@ func widenGeneric(dst, src []byte, ascii bool) (nd, ns int) {
 		pending = 0
 		// Each character that starts in the block, with the bytes after
 		// the block that it needs.
-		for i := 0; i < len(blk); i++ {
+		for i := range blk {
 			c := blk[i]
 			if c&0xC0 == 0x80 {
 				continue
