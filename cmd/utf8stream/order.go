@@ -34,6 +34,11 @@ func (e *env) each(files []string, job func(e *env, name string) int) (status in
 	// window bounds the files started and not yet shown. Each worker
 	// takes a place in it, then the next file.
 	window := make(chan struct{}, 4*workers)
+	if len(slots) > 0 {
+		// The first file's turn has come before any worker starts it, so
+		// that its progress lines and output go straight through.
+		slots[0].show()
+	}
 	var next atomic.Int64
 	codes := make([]int, len(files))
 	for range workers {
