@@ -29,17 +29,33 @@ type Transformer struct {
 	c     core
 	off   int64 // bytes consumed since the start of the stream
 	stats Stats
+	streamState
+	// broken is set while the OnInvalid function runs, and stays set if
+	// it panics: the stream cannot go on.
+	broken bool
+}
+
+// streamState is the state of a Transformer that Reset clears, apart from
+// the offset and the Stats: one store, which keeps Reset small enough to
+// be inlined.
+type streamState struct {
 	dense bool // the last valid run was short, so errors are dense: a hint for speed
 	// inRun is set when valid input has been consumed since the last
 	// ill-formed unit (or the start of the stream), so that a span of 0
 	// bytes goes on a run rather than being one of its own.
 	inRun bool
-	// broken is set while the OnInvalid function runs, and stays set if
-	// it panics: the stream cannot go on.
-	broken bool
-	// form is the form of the rest of the input: the core's base, or
-	// UTF-16 after DetectBOM found its byte order mark.
-	form form
+	// detected is the form that DetectBOM found a byte order mark of,
+	// or formUTF8 before it found one; see inForm.
+	detected form
+}
+
+// inForm returns the form of the rest of the input: the one DetectBOM
+// found, or else the base form.
+func (t *Transformer) inForm() form {
+	if t.detected != formUTF8 {
+		return t.detected
+	}
+	return t.c.o.base
 }
 
 // errPanicked is what a Transformer, Reader or Writer returns from every
@@ -66,8 +82,7 @@ func (t *Transformer) init(p Policy, opts []Option) {
 func (t *Transformer) Reset() {
 	t.off = 0
 	t.stats = Stats{First: -1}
-	t.dense, t.inRun = false, false
-	t.form = t.c.o.base
+	t.streamState = streamState{}
 	if t.broken {
 		t.mend()
 	}
@@ -167,7 +182,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			return 0, 0, transform.ErrShortSrc
 		}
 		nSrc = skip
-		if t.form = to; to != formUTF8 {
+		if t.detected = to; to != formUTF8 {
 			return t.transformWide(dst, src, atEOF, nSrc)
 		}
 	}
@@ -466,7 +481,7 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 				return 0, transform.ErrEndOfSpan
 			}
 		}
-		if t.form != formUTF8 {
+		if t.inForm() != formUTF8 {
 			// Decoded UTF-16 or UTF-32 is never its input.
 			if len(src) == 0 {
 				return 0, nil
@@ -496,8 +511,8 @@ func (t *Transformer) next(dst, src []byte, atEOF bool) (nDst, nSrc int, err err
 	if skip, to, short := t.bomPrefix(src, atEOF); short {
 		return 0, 0, transform.ErrShortSrc
 	} else if skip > 0 {
-		nSrc, t.form = skip, to
-	} else if t.form != formUTF8 {
+		nSrc, t.detected = skip, to
+	} else if t.inForm() != formUTF8 {
 		nDst, nSrc, err = t.wideUnit(dst, src, atEOF, 0)
 	} else {
 		nDst, nSrc, err = t.step(dst, src, atEOF, 0)

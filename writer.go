@@ -111,7 +111,7 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 		n = wr.fringe(p, n)
 	}
 	for n < len(p) && wr.err == nil {
-		if wr.t.form != formUTF8 {
+		if wr.t.inForm() != formUTF8 {
 			// DetectBOM found UTF-16.
 			if m, err := wr.writeWide(p, n); err != nil {
 				return m, err
@@ -377,7 +377,7 @@ func stretchWritten(t Transformer, src []byte, m int) int {
 		o.onInvalid = nil
 		t.c.o = &o
 	}
-	if t.form != formUTF8 {
+	if t.inForm() != formUTF8 {
 		// A Transform into m bytes writes the units whose output fits,
 		// and takes their input.
 		_, ns, _ := t.Transform(make([]byte, m), src, false)
