@@ -266,14 +266,17 @@ func narrow16(dst, src []byte, big bool, stopLo, stopN uint32) (nd, ns int) {
 	if big {
 		lo, hi = 1, 0
 	}
+	kernel := !big && utf16k.Enabled()
 	for ns+2 <= len(src) {
-		if !big && len(src)-ns >= utf16k.NarrowBlock {
+		end := len(src)
+		if kernel {
 			d, s := utf16k.Narrow(dst[nd:], src[ns:], stopLo, stopN)
 			nd += d
 			ns += s
+			// At least a block in Go, where the kernel stopped.
+			end = min(len(src), ns+utf16k.NarrowBlock)
 		}
-		// At least a block in Go, where the kernel stopped.
-		for end := min(len(src), ns+utf16k.NarrowBlock); ns < end && ns+2 <= len(src); {
+		for ns < end && ns+2 <= len(src) {
 			u := uint32(src[ns+lo]) | uint32(src[ns+hi])<<8
 			switch {
 			case u < 0x80:
@@ -423,14 +426,17 @@ func put16(dst []byte, u uint16, big bool) {
 }
 
 func widen16(dst, src []byte, big bool) (nd, ns int) {
+	kernel := !big && utf16k.Enabled()
 	for ns < len(src) {
-		if !big && len(src)-ns >= utf16k.WidenBlock+2 {
+		end := len(src)
+		if kernel {
 			d, s := utf16k.Widen(dst[nd:], src[ns:])
 			nd += d
 			ns += s
+			// At least a block in Go, where the kernel stopped.
+			end = min(len(src), ns+utf16k.WidenBlock)
 		}
-		// At least a block in Go, where the kernel stopped.
-		for end := min(len(src), ns+utf16k.WidenBlock); ns < end; {
+		for ns < end {
 			c := src[ns]
 			switch {
 			case c < 0x80:

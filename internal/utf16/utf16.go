@@ -51,6 +51,10 @@ func Narrow(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
 	return narrow(dst, src, stopLo, stopN)
 }
 
+// Enabled reports whether Widen and Narrow run a kernel, so that callers
+// without one need not call them.
+func Enabled() bool { return enabled() }
+
 // ImplNames returns the names of the implementations this machine runs,
 // "generic" first.
 func ImplNames() []string {
