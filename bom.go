@@ -19,13 +19,13 @@ var bomMarks = [...][]bomMark{
 
 // bomPrefix reports what a byte order mark to be stripped does at the
 // start of src: skip is its length when src starts with one, to is the
-// form of the input after it (t.form when there is none), and short is
+// form of the input after it (the current one when there is none), and short is
 // set when src is a proper prefix of one and more input decides. Under
 // StripBOM only the mark of the base form counts; DetectBOM takes the
 // other marks of bomMarks too.
 func (t *Transformer) bomPrefix(src []byte, atEOF bool) (skip int, to form, short bool) {
 	if !t.c.o.stripBOM || t.off != 0 || len(src) == 0 {
-		return 0, t.form, false
+		return 0, t.inForm(), false
 	}
 	for _, m := range bomMarks[t.c.o.base] {
 		if !t.c.o.detectBOM && m.f != t.c.o.base {
@@ -39,5 +39,5 @@ func (t *Transformer) bomPrefix(src []byte, atEOF bool) (skip int, to form, shor
 			short = true
 		}
 	}
-	return 0, t.form, short
+	return 0, t.inForm(), short
 }

@@ -138,6 +138,21 @@ func (c *core) resizes() bool {
 	return c.policy != Reject || c.o.stripBOM || c.o.cesu8 || c.o.mutf8 || c.o.wtf8 || c.o.base != formUTF8
 }
 
+// maxGrowth returns the most bytes of output the core writes for one byte
+// of input: the replacement for a 1-byte subpart under Replace, 3 bytes
+// for an escape or a Windows-1252 character, 4 for \xNN.
+func (c *core) maxGrowth() int {
+	switch c.policy {
+	case Replace:
+		return max(1, len(c.o.replacement))
+	case SurrogateEscape, OPTU8, Windows1252:
+		return 3
+	case BackslashReplace:
+		return 4
+	}
+	return 1
+}
+
 // span returns the length of the prefix of p that the core copies unchanged:
 // well-formed complete sequences (and WTF8's lone surrogates), less OPTU8's
 // escape range, NUL and characters above U+FFFF when the options ask for

@@ -52,7 +52,11 @@
 // [Reader] and [Writer] wrap an [io.Reader] or [io.Writer]: a file, a
 // socket, an HTTP body. [Transformer] is a [transform.SpanningTransformer]
 // for [transform.Chain], [transform.String] and the other x/text machinery.
-// [Unescaper] reverses SurrogateEscape and OPTU8. Package
+// [Unescaper] reverses SurrogateEscape and OPTU8. [UTF16] and [UTF32]
+// convert to UTF-16 and UTF-32 and back, and [AppendUTF16],
+// [AppendFromUTF16], [AppendRunes] and [AppendFromRunes] do so on slices:
+// under SurrogateEscape and OPTU8 any byte string survives the trip.
+// Package
 // [github.com/utf8stream/utf8stream/utf8http] guards the bodies of a
 // [net/http] server with them. All of them make the same decisions,
 // which live in one place: a sequence split across reads or writes gives
@@ -64,6 +68,8 @@
 // Options are off by default:
 //
 //   - [StripBOM] removes a byte order mark at offset 0 (kept by default).
+//   - [DetectBOM] reads UTF-16 after its byte order mark and removes a
+//     UTF-8 one, as WHATWG's decode does (off by default).
 //   - [NoNUL] treats 00 as ill-formed (valid by default).
 //   - [CESU8] converts CESU-8 surrogate pairs, and [ModifiedUTF8] converts
 //     C0 80, to standard UTF-8 (both ill-formed by default).

@@ -32,23 +32,38 @@ type Transformer struct {
 	c     core
 	off   int64 // bytes consumed since the start of the stream
 	stats Stats
+	streamState
+	// broken is set while the OnInvalid function runs, and stays set if
+	// it panics: the stream cannot go on.
+	broken bool
+	// slowReset is set when Reset must call mend: with Lines, and once
+	// the OnInvalid function has run, which may have panicked.
+	slowReset bool
+	// lines is set with Lines, where t counts newlines (in c.o.ln).
+	lines bool
+}
+
+// streamState is the state of a Transformer that Reset clears, apart from
+// the offset and the Stats: one store, which keeps Reset small enough to
+// be inlined.
+type streamState struct {
 	dense bool // the last valid run was short, so errors are dense: a hint for speed
 	// inRun is set when valid input has been consumed since the last
 	// ill-formed unit (or the start of the stream), so that a span of 0
 	// bytes goes on a run rather than being one of its own.
 	inRun bool
-	// broken is set while the OnInvalid function runs, and stays set if
-	// it panics: the stream cannot go on.
-	broken bool
-	// form is the form of the rest of the input: the core's base, or
-	// UTF-16 after DetectBOM found its byte order mark.
-	form form
-	// slowReset is set when Reset must call mend: with Lines, where the
-	// input's form may change (a base other than UTF-8, or DetectBOM), and
-	// once the OnInvalid function has run, which may have panicked.
-	slowReset bool
-	// lines is set with Lines, where t counts newlines (in c.o.ln).
-	lines bool
+	// detected is the form that DetectBOM found a byte order mark of,
+	// or formUTF8 before it found one; see inForm.
+	detected form
+}
+
+// inForm returns the form of the rest of the input: the one DetectBOM
+// found, or else the base form.
+func (t *Transformer) inForm() form {
+	if t.detected != formUTF8 {
+		return t.detected
+	}
+	return t.c.o.base
 }
 
 // A lineCount counts the newlines of the input for [Lines], in the
@@ -84,7 +99,7 @@ func (t *Transformer) init(p Policy, opts []Option) {
 // start readies t for its first stream once its core is set up.
 func (t *Transformer) start() {
 	t.lines = t.c.o.lines
-	t.slowReset = true // mend sets the form and what Reset keeps up
+	t.slowReset = t.lines
 	t.Reset()
 }
 
@@ -94,14 +109,14 @@ func (t *Transformer) start() {
 func (t *Transformer) Reset() {
 	t.off = 0
 	t.stats = Stats{First: -1}
-	t.dense, t.inRun = false, false
+	t.streamState = streamState{}
 	if t.slowReset {
 		t.mend()
 	}
 }
 
-// mend clears the line count, sets the form back to the base, and clears
-// what a panic of the OnInvalid function left. It is kept out of Reset, and never inlined into it, so that Reset
+// mend clears the line count and what a panic of the OnInvalid function
+// left. It is kept out of Reset, and never inlined into it, so that Reset
 // inlines: a benchmark or server that resets a Transformer for each short
 // input pays for the call otherwise.
 //
@@ -110,14 +125,11 @@ func (t *Transformer) mend() {
 	if t.lines {
 		t.c.o.ln = lineCount{}
 	}
-	t.form = t.c.o.base
 	if t.broken {
 		t.broken = false
 		t.c.setPaths()
 	}
-	// The form is the base again at every Reset: it changes only where
-	// the base is not UTF-8 or DetectBOM reads a mark.
-	t.slowReset = t.lines || t.c.o.base != formUTF8 || t.c.o.detectBOM
+	t.slowReset = t.lines
 }
 
 // Offset returns how many bytes of the stream t has consumed.
@@ -213,7 +225,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			return 0, 0, transform.ErrShortSrc
 		}
 		nSrc = skip
-		if t.form = to; to != formUTF8 {
+		if t.detected = to; to != formUTF8 {
 			return t.transformWide(dst, src, atEOF, nSrc)
 		}
 	}
@@ -349,7 +361,7 @@ var newline = []byte{'\n'}
 // position returns the Line and Column of an Error at stream offset off,
 // up to which lineTo has counted; 0 and 0 without Lines.
 func (t *Transformer) position(off int64) (line, col int64) {
-	if !t.lines || t.form != formUTF8 {
+	if !t.lines || t.inForm() != formUTF8 {
 		return 0, 0 // Lines counts newline bytes of UTF-8 input only
 	}
 	return t.c.o.ln.newlines + 1, off - t.c.o.ln.start + 1
@@ -571,7 +583,7 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 				return 0, transform.ErrEndOfSpan
 			}
 		}
-		if t.form != formUTF8 {
+		if t.inForm() != formUTF8 {
 			// Decoded UTF-16 or UTF-32 is never its input.
 			if len(src) == 0 {
 				return 0, nil
@@ -628,8 +640,8 @@ func (t *Transformer) next(dst, src []byte, atEOF bool) (nDst, nSrc int, err err
 	if skip, to, short := t.bomPrefix(src, atEOF); short {
 		return 0, 0, transform.ErrShortSrc
 	} else if skip > 0 {
-		nSrc, t.form = skip, to
-	} else if t.form != formUTF8 {
+		nSrc, t.detected = skip, to
+	} else if t.inForm() != formUTF8 {
 		nDst, nSrc, err = t.wideUnit(dst, src, atEOF, 0)
 	} else {
 		nDst, nSrc, err = t.step(dst, src, atEOF, 0)

@@ -229,13 +229,43 @@ func (e *encoder) init(f form, p Policy, opts []Option) {
 // Reset implements [transform.Transformer].
 func (e *encoder) Reset() { e.t.Reset() }
 
+// encodeChunk is how much UTF-8 output the encoder has the Transformer
+// write before it widens it.
+const encodeChunk = 4 << 10
+
 // Transform implements [transform.Transformer].
 func (e *encoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
 	t := &e.t
 	if t.broken {
 		return 0, 0, errPanicked
 	}
+	dense := false // the last step took an ill-formed unit
 	for nSrc < len(src) {
+		growth := t.c.maxGrowth()
+		if n := min(len(src)-nSrc, encodeChunk/growth, (len(dst)-nDst)/(growth*e.to.width())); dense && n >= 64 {
+			// After an ill-formed unit, where others may follow: the
+			// Transformer's own Transform, with its block repairer, on
+			// as much input as dst has room for whatever it holds; then
+			// its output widened. (Valid runs widen faster from src.)
+			dense = false
+			var out [encodeChunk]byte
+			whole := nSrc+n == len(src)
+			nd, ns, terr := t.Transform(out[:], src[nSrc:nSrc+n], atEOF && whole)
+			wd, _ := widen(dst[nDst:], out[:nd], e.to)
+			nDst += wd
+			nSrc += ns
+			switch {
+			case terr == nil, terr == transform.ErrShortSrc && !whole:
+				if ns > 0 {
+					continue
+				}
+			case terr == transform.ErrShortSrc:
+				return nDst, nSrc, terr
+			case terr != transform.ErrShortDst:
+				return nDst, nSrc, terr
+			}
+			// No progress: the one-unit path below takes it.
+		}
 		if t.off == 0 && t.c.o.stripBOM {
 			skip, _, short := t.bomPrefix(src[nSrc:], atEOF)
 			if short {
@@ -278,6 +308,7 @@ func (e *encoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err er
 		nDst += nd
 		nSrc += n
 		t.off += int64(n)
+		dense = k == kInvalid
 	}
 	return nDst, nSrc, nil
 }

@@ -24,7 +24,7 @@ func BenchmarkUTF16(b *testing.B) {
 		fixed, _ := Bytes(text, Replace)
 		dst := make([]byte, 4*len(text)+64)
 		run := func(dir, impl string, tr transform.Transformer, src []byte) {
-			b.Run("input="+name+"/dir="+dir+"/impl="+impl, func(b *testing.B) {
+			b.Run("input="+name+"/size=1048576/dir="+dir+"/impl="+impl, func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				b.ReportAllocs()
 				for b.Loop() {
@@ -36,7 +36,7 @@ func BenchmarkUTF16(b *testing.B) {
 			})
 		}
 		copyRun := func(dir string, n int) {
-			b.Run("input="+name+"/dir="+dir+"/impl=copy", func(b *testing.B) {
+			b.Run("input="+name+"/size=1048576/dir="+dir+"/impl=copy", func(b *testing.B) {
 				src := make([]byte, n)
 				b.SetBytes(int64(len(text)))
 				for b.Loop() {

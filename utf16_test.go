@@ -484,14 +484,22 @@ func FuzzWide(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte, split, o uint8) {
 		opts, _ := fuzzOptions(o)
 		size := 1 + int(split)%13
+		// in repeated to a few hundred bytes, where the encoder hands
+		// what follows an ill-formed unit to the Transformer's Transform.
+		long := bytes.Repeat(in, 1+400/(len(in)+1))
 		for _, p := range allPolicies {
 			want, _, werr := transform.Bytes(NewTransformer(p, opts...), in)
 			cps := codePoints(t, want)
+			wantLong, _, werrLong := transform.Bytes(NewTransformer(p, opts...), long)
 			for _, fm := range wideForms {
 				e := wideEncodingOf(fm, p, opts...)
 				got, gerr := transformOnce(e.NewEncoder().Transformer, in)
 				if !bytes.Equal(got, wideOf(cps, fm)) || !sameError(gerr, werr) {
 					t.Fatalf("%v %v opts %#x: encode(%q) = % X, %v; the Transformer writes %q, %v", fm, p, o, in, got, gerr, want, werr)
+				}
+				gotLong, lerr := transformOnce(e.NewEncoder().Transformer, long)
+				if !bytes.Equal(gotLong, wideOf(codePoints(t, wantLong), fm)) || !sameError(lerr, werrLong) {
+					t.Fatalf("%v %v opts %#x: encode(%q) = % X, %v; the Transformer writes %q, %v", fm, p, o, long, gotLong, lerr, wantLong, werrLong)
 				}
 				pieces, perr := io.ReadAll(transform.NewReader(iotestChunkReader(string(in), size), e.NewEncoder()))
 				if !bytes.Equal(pieces, got) || !sameError(perr, gerr) {

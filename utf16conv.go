@@ -14,13 +14,14 @@ import (
 // nothing.
 
 // transformWide is Transform where the input is UTF-16 or UTF-32, in
-// t.form, from nSrc on.
+// t.inForm(), from nSrc on.
 func (t *Transformer) transformWide(dst, src []byte, atEOF bool, nSrc int) (nDst, _ int, err error) {
-	big := t.form.big()
+	f := t.inForm()
+	big := f.big()
 	stopLo, stopN := t.c.restored()
 	for nSrc < len(src) {
 		var nd, ns int
-		if t.form.width() == 2 {
+		if f.width() == 2 {
 			nd, ns = narrow16(dst[nDst:], src[nSrc:], big, stopLo, stopN)
 		} else {
 			nd, ns = narrow32(dst[nDst:], src[nSrc:], big, stopLo, stopN)
@@ -55,11 +56,11 @@ func (c *core) restored() (stopLo, stopN uint32) {
 }
 
 // wideUnit decodes the one code point at the start of src, which is in
-// t.form, and writes its output to dst: a pair of surrogates, a lone one,
+// t.inForm(), and writes its output to dst: a pair of surrogates, a lone one,
 // a unit cut short at the end of the stream, or any other. pos is src's
 // position in the chunk.
 func (t *Transformer) wideUnit(dst, src []byte, atEOF bool, pos int) (nDst, nSrc int, err error) {
-	f := t.form
+	f := t.inForm()
 	w := f.width()
 	if len(src) < w {
 		if !atEOF {
@@ -163,9 +164,10 @@ func (t *Transformer) wideError(pos int, b []byte) (int64, []byte) {
 	off := t.off + int64(pos)
 	c := bytes.Clone(b)
 	if t.c.o.slice {
-		w := t.form.width()
+		f := t.inForm()
+		w := f.width()
 		off /= int64(w)
-		if !t.form.big() {
+		if !f.big() {
 			for i := range w / 2 {
 				c[i], c[w-1-i] = c[w-1-i], c[i]
 			}
@@ -178,14 +180,14 @@ func (t *Transformer) wideError(pos int, b []byte) (int64, []byte) {
 // UTF-8, as Error.Error expects it.
 func (t *Transformer) enc() string {
 	switch {
-	case t.form == formUTF8:
+	case t.inForm() == formUTF8:
 		return ""
-	case t.c.o.slice && t.form.width() == 2:
+	case t.c.o.slice && t.inForm().width() == 2:
 		return "UTF-16"
 	case t.c.o.slice:
 		return "UTF-32"
 	}
-	return t.form.String()
+	return t.inForm().String()
 }
 
 // backslashRune writes u as CPython's backslashreplace does for a
@@ -264,14 +266,17 @@ func narrow16(dst, src []byte, big bool, stopLo, stopN uint32) (nd, ns int) {
 	if big {
 		lo, hi = 1, 0
 	}
+	kernel := !big && utf16k.Enabled()
 	for ns+2 <= len(src) {
-		if !big && len(src)-ns >= utf16k.NarrowBlock {
+		end := len(src)
+		if kernel {
 			d, s := utf16k.Narrow(dst[nd:], src[ns:], stopLo, stopN)
 			nd += d
 			ns += s
+			// At least a block in Go, where the kernel stopped.
+			end = min(len(src), ns+utf16k.NarrowBlock)
 		}
-		// At least a block in Go, where the kernel stopped.
-		for end := min(len(src), ns+utf16k.NarrowBlock); ns < end && ns+2 <= len(src); {
+		for ns < end && ns+2 <= len(src) {
 			u := uint32(src[ns+lo]) | uint32(src[ns+hi])<<8
 			switch {
 			case u < 0x80:
@@ -421,14 +426,17 @@ func put16(dst []byte, u uint16, big bool) {
 }
 
 func widen16(dst, src []byte, big bool) (nd, ns int) {
+	kernel := !big && utf16k.Enabled()
 	for ns < len(src) {
-		if !big && len(src)-ns >= utf16k.WidenBlock+2 {
+		end := len(src)
+		if kernel {
 			d, s := utf16k.Widen(dst[nd:], src[ns:])
 			nd += d
 			ns += s
+			// At least a block in Go, where the kernel stopped.
+			end = min(len(src), ns+utf16k.WidenBlock)
 		}
-		// At least a block in Go, where the kernel stopped.
-		for end := min(len(src), ns+utf16k.WidenBlock); ns < end; {
+		for ns < end {
 			c := src[ns]
 			switch {
 			case c < 0x80:

@@ -132,7 +132,7 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 		wr.fixed = uint8(len(wr.marks))
 	}
 	for n < len(p) && wr.err == nil {
-		if wr.t.form != formUTF8 {
+		if wr.t.inForm() != formUTF8 {
 			// DetectBOM found UTF-16.
 			if m, err := wr.writeWide(p, n); err != nil {
 				return m, err
@@ -422,7 +422,7 @@ func stretchWritten(t Transformer, src []byte, m int) int {
 	}
 	// Its offset is not the stretch's: it counts no lines.
 	t.lines = false
-	if t.form != formUTF8 {
+	if t.inForm() != formUTF8 {
 		// A Transform into m bytes writes the units whose output fits,
 		// and takes their input.
 		_, ns, _ := t.Transform(make([]byte, m), src, false)

@@ -62,6 +62,10 @@ var kernels = registry.Register("utf16", &impl, func() []registry.Impl {
 	return r
 }()...)
 
+// Enabled reports whether Widen and Narrow run a kernel, so that callers
+// without one need not call them.
+func Enabled() bool { return enabled() }
+
 // ImplNames returns the names of the implementations this machine runs,
 // "generic" first.
 func ImplNames() []string { return kernels.Names() }

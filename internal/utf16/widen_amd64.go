@@ -52,6 +52,8 @@ var impl = func() int {
 	return -1
 }()
 
+func enabled() bool { return impl >= 0 }
+
 func widen(dst, src []byte) (int, int) {
 	switch impl {
 	case implAVX512:

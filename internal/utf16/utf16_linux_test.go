@@ -1,0 +1,68 @@
+package utf16
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/utf8stream/utf8stream/internal/pagetest"
+)
+
+// TestPageBoundary checks that no implementation reads past the end of its
+// input, or writes past the end of dst, when a PROT_NONE page follows
+// them, nor before their starts when one precedes them, and that the
+// output is still the generic one's.
+func TestPageBoundary(t *testing.T) {
+	sbuf := pagetest.Guarded(t, 2)
+	dbuf := pagetest.Guarded(t, 2)
+	for _, s := range []string{
+		strings.Repeat("abcdefg ", 60),
+		strings.Repeat("\u0436 ", 150),
+		strings.Repeat("\u4e2d", 200),
+		strings.Repeat("\U0001F600a", 100),
+	} {
+		wide := le(utf16.Encode([]rune(s)))
+		for _, im := range impls {
+			if !im.Supported() {
+				continue
+			}
+			for n := 0; n <= 300; n++ {
+				for _, at := range []string{"end", "start"} {
+					// Whole sequences: the widen input starts and ends
+					// at a character.
+					src := []byte(s[len(s)-n:])
+					for len(src) > 0 && src[0]&0xC0 == 0x80 {
+						src = src[1:]
+					}
+					room := 2*len(src) + Room
+					var p, d []byte
+					if at == "end" {
+						p, d = sbuf[len(sbuf)-len(src):], dbuf[len(dbuf)-room:]
+					} else {
+						p, d = sbuf[:len(src)], dbuf[:room]
+					}
+					copy(p, src)
+					want := make([]byte, room)
+					nd, ns := im.widen(d, p)
+					wnd, wns := widenGeneric(want, src, im.asciiOnly)
+					if nd != wnd || ns != wns || !bytes.Equal(d[:nd], want[:wnd]) {
+						t.Fatalf("%s widen at the %s of a page, %d bytes: %d, %d; generic %d, %d", im.Name, at, len(src), nd, ns, wnd, wns)
+					}
+					w := wide[len(wide)-2*min(n, len(wide)/2):]
+					if at == "end" {
+						p, d = sbuf[len(sbuf)-len(w):], dbuf[len(dbuf)-room:]
+					} else {
+						p, d = sbuf[:len(w)], dbuf[:room]
+					}
+					copy(p, w)
+					nd, ns = im.narrow(d, p, 0xEF80, 0x80)
+					wnd, wns = narrowGeneric(want, w, 0xEF80, 0x80, im.asciiOnly)
+					if nd != wnd || ns != wns || !bytes.Equal(d[:nd], want[:wnd]) {
+						t.Fatalf("%s narrow at the %s of a page, %d bytes: %d, %d; generic %d, %d", im.Name, at, len(w), nd, ns, wnd, wns)
+					}
+				}
+			}
+		}
+	}
+}
