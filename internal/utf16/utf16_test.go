@@ -178,16 +178,16 @@ func FuzzWiden(f *testing.F) {
 }
 
 // TestKernels fails where the CPU advertises an instruction set whose
-// kernels cannot run here, and logs which kernels run.
+// kernels cannot run here, rather than letting the tests that loop over
+// ImplNames skip them without a word, and logs which kernels run.
 func TestKernels(t *testing.T) {
-	summary, err := kernels.Check()
+	var names []string
+	for _, im := range impls {
+		names = append(names, im.Name)
+	}
+	summary, err := kernels.Check(names)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Log(summary)
-	for i, im := range impls {
-		if kernels.Impls[i].Name != im.Name {
-			t.Errorf("the registry's implementation %d is %s; impls' is %s", i, kernels.Impls[i].Name, im.Name)
-		}
-	}
 }
