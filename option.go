@@ -161,7 +161,8 @@ func BMPOnly() Option {
 // newlines of all the input it consumes, whatever the chunks, in a second
 // pass over each span (bytes.Count), so Lines costs on valid input too:
 // on ASCII about as much again as the validation. Off by default, when
-// Line and Column are 0 and nothing is counted.
+// Line and Column are 0 and nothing is counted. The count is of UTF-8
+// input: for UTF-16 and UTF-32 input Line and Column stay 0.
 func Lines() Option {
 	return func(o *options) { o.lines = true }
 }
