@@ -119,14 +119,9 @@ func Has(name string, has bool) Feature { return Feature{Name: name, Has: has} }
 
 // Check returns an error naming each implementation whose instruction set
 // the machine advertises but which it cannot run, for the missing
-// features, or whose name is not the package's name for the
-// implementation at its index (names, from the package's own table), and
-// otherwise a line saying which implementations the machine supports and
-// which one is in use, for the test log.
-func (s *Set) Check(names []string) (summary string, err error) {
-	if got := s.allNames(); !slices.Equal(got, names) {
-		return "", errors.New(s.Package + ": the registry holds " + strings.Join(got, ", ") + "; the package's table " + strings.Join(names, ", "))
-	}
+// features, and otherwise a line saying which implementations the machine
+// supports and which one is in use, for the test log.
+func (s *Set) Check() (summary string, err error) {
 	var bad []string
 	for _, im := range s.Impls {
 		if im.Advertised && !im.Supported() {
@@ -138,12 +133,4 @@ func (s *Set) Check(names []string) (summary string, err error) {
 			strings.Join(bad, ", ") + ", whose kernels cannot run here, so no test runs them")
 	}
 	return s.Package + " kernels: " + strings.Join(s.Names(), ", ") + "; in use: " + s.InUse(), nil
-}
-
-func (s *Set) allNames() []string {
-	names := make([]string, len(s.Impls))
-	for i, im := range s.Impls {
-		names[i] = im.Name
-	}
-	return names
 }
