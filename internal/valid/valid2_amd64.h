@@ -3,9 +3,12 @@
 // of the variant's prevLow table, STORE2(reg, off) stores reg at DI+AX+off
 // in the copying kernel and does nothing in the other, and ASCII2 loads
 // (and stores) the four blocks at AX and ORs them into Y0. It leaves the
-// result in AX, and overwrites BX, CX, R8, R9 and Y0 to Y15.
+// result in AX, and overwrites BX, CX, R8, R9 and Y0 to Y15. The counting
+// kernels define INIT2, ACC2, ACC2PAIR, ACC2RUN and TAIL2 (see countAVX2);
+// in the others they are empty.
 
 	XORL AX, AX
+	INIT2
 	CMPQ DX, $32
 	JB   done
 	LEAQ -32(DX), BX  // start of the last whole block
@@ -46,6 +49,7 @@ loop:
 	VPTEST    Y6, Y6
 	JNZ       foundPair
 	VPSUBUSB  Y8, Y9, Y7
+	ACC2PAIR
 	ADDQ      $64, AX
 	JMP       loop
 
@@ -53,6 +57,7 @@ foundPair:
 	// Y4 and Y5 flag the errors of the blocks at AX and AX+32.
 	VPTEST  Y4, Y4
 	JNZ     found
+	ACC2((SI)(AX*1), 32(AX)) // the second CHECK2R overwrote Y0
 	ADDQ    $32, AX
 	VMOVDQU Y5, Y4
 	JMP     found
@@ -62,6 +67,7 @@ asciiPair:
 	// ended inside a sequence.
 	VPTEST Y7, Y7
 	JNZ    done
+	ACC2PAIR
 	ADDQ   $64, AX
 	JMP    asciiRun
 
@@ -80,6 +86,7 @@ check:
 	VPTEST   Y4, Y4
 	JNZ      found
 	VPSUBUSB Y8, Y0, Y7
+	ACC2(Y0, 32(AX))
 	ADDQ     $32, AX
 	JMP      loop
 
@@ -88,6 +95,7 @@ ascii:
 	// inside a sequence.
 	VPTEST Y7, Y7
 	JNZ    done
+	ACC2(Y0, 32(AX))
 	ADDQ   $32, AX
 	VPXOR  Y7, Y7, Y7
 
@@ -99,6 +107,7 @@ asciiRun:
 	VPMOVMSKB Y0, CX
 	TESTL     CX, CX
 	JNZ       loop
+	ACC2RUN
 	ADDQ      $128, AX
 	JMP       asciiRun
 
@@ -117,6 +126,7 @@ tail:
 	VPTEST   Y4, Y4
 	JNZ      found
 	VPSUBUSB Y8, Y0, Y7
+	TAIL2
 
 end:
 	// All of p holds no error; it is well-formed unless it ends inside a
@@ -140,3 +150,8 @@ done:
 // defines its own.
 #undef STORE2
 #undef ASCII2
+#undef INIT2
+#undef ACC2
+#undef ACC2PAIR
+#undef ACC2RUN
+#undef TAIL2

@@ -6,9 +6,12 @@
 // past the end of dst); in the other both do nothing. ASCII4 loads (and
 // stores) the four blocks at AX and ORs them into Z0. It leaves the result
 // in AX. Input that starts with ASCII goes without the set-up of the
-// constants until its first block that is not ASCII.
+// constants until its first block that is not ASCII. The counting kernels
+// define INIT4, ACC4, ACC4PAIR, ACC4RUN and LAST4 (see countAVX512); in the
+// others they are empty.
 
 	XORL  AX, AX
+	INIT4
 	TESTQ DX, DX
 	JZ    done512
 	LEAQ  -256(DX), R8 // start of the last run of four blocks; may be negative
@@ -21,6 +24,7 @@
 	VPMOVB2M  Z0, K1
 	KORTESTQ  K1, K1
 	JNZ       setup512
+	ACC4(Z0, 64(AX))
 
 	// The first block is ASCII. So are the runs of four blocks after it
 	// that this loop takes, as in asciiRun512 but before the set-up of
@@ -34,6 +38,7 @@ firstRun512:
 	VPMOVB2M Z0, K1
 	KORTESTQ K1, K1
 	JNZ      firstEnd512
+	ACC4RUN
 	ADDQ     $256, AX
 	JMP      firstRun512
 
@@ -74,12 +79,14 @@ loop512:
 	KORTESTQ  K1, K2
 	JNZ       found2
 	VPCMPUB   $6, Z25, Z7, K7
+	ACC4PAIR
 	ADDQ      $128, AX
 	JMP       loop512
 
 found2:
 	KORTESTQ K1, K1
 	JNZ      found512
+	ACC4(Z0, 64(AX))
 	ADDQ     $64, AX
 	KMOVQ    K2, K1
 	JMP      found512
@@ -99,6 +106,7 @@ check512:
 	KORTESTQ K1, K1
 	JNZ      found512
 	VPCMPUB  $6, Z25, Z0, K7
+	ACC4(Z0, (AX)(R9*1))
 	ADDQ     R9, AX
 	CMPQ     AX, DX
 	JAE      end512 // the block was the last, as often in short input
@@ -109,6 +117,7 @@ ascii512:
 	// it ended inside a sequence.
 	KORTESTQ K7, K7
 	JNZ      done512
+	ACC4(Z0, 64(AX))
 	ADDQ     $64, AX
 	KXORQ    K7, K7, K7
 
@@ -119,6 +128,7 @@ asciiRun512:
 	VPMOVB2M   Z0, K1
 	KORTESTQ   K1, K1
 	JNZ        loop512
+	ACC4RUN
 	ADDQ       $256, AX
 	JMP        asciiRun512
 
@@ -132,8 +142,8 @@ masked512:
 	// Check the R9 bytes at AX. A masked load whose masked-off bytes lie
 	// across a page boundary can cost hundreds of cycles, so only inputs
 	// shorter than 64 bytes load past the end of p, and none before it.
-	MOVQ  $-1, R10
-	BZHIQ R9, R10, R11
+	MOVQ  $-1, CX
+	BZHIQ R9, CX, R11
 	KMOVQ R11, K2
 	TESTQ AX, AX
 	JNZ   last512
@@ -157,6 +167,7 @@ last512:
 	LEAQ      -64(DX), R11
 	CMPQ      R11, $3
 	JB        done512
+	LAST4
 	MOVQ      R11, AX
 	MOVL      $64, R9
 	VMOVDQU64 (SI)(AX*1), Z0
@@ -190,3 +201,8 @@ done512:
 #undef STORE4
 #undef STOREMASK4
 #undef ASCII4
+#undef INIT4
+#undef ACC4
+#undef ACC4PAIR
+#undef ACC4RUN
+#undef LAST4

@@ -17,7 +17,9 @@ const (
 
 var (
 	// The features of the kernels, as their "Requires:" lines name them.
-	avx2Needs = []registry.Feature{registry.Has("AVX", cpu.X86.HasAVX), registry.Has("AVX2", cpu.X86.HasAVX2)}
+	// POPCNT is the counting kernels' (every CPU with AVX2 has it).
+	avx2Needs = []registry.Feature{registry.Has("AVX", cpu.X86.HasAVX), registry.Has("AVX2", cpu.X86.HasAVX2),
+		registry.Has("POPCNT", cpu.X86.HasPOPCNT)}
 	// The AVX-512 kernel needs AVX-512 BW, VBMI (VPERMB does the lookups),
 	// BMI1 (TZCNT) and BMI2 (BZHI makes the masks of the last block). It
 	// also asks for AVX2, so that GODEBUG=cpu.avx2=off turns off both kernels.
@@ -174,3 +176,32 @@ func vecValidBMP(p []byte) int
 
 //go:noescape
 func vecCopyBMP(dst, src []byte) int
+
+// vecValidLines and vecCopyLines are vecValid and vecCopy, plain variant,
+// that also count newlines in one pass, for Lines: n, then the newlines of
+// p[:end], end, and the start of the group of at most lineGroup bytes
+// before end that holds the last of them, or -1. end is at most a block
+// past n, or as far before it (see fixLines); n is -1 where impl has no
+// counting kernel. They take p of any length, and count nothing below 32
+// bytes.
+//
+//go:noescape
+func vecValidLines(p []byte) (int, int, int, int)
+
+//go:noescape
+func vecCopyLines(dst, src []byte) (int, int, int, int)
+
+// countAVX2, copyCountAVX2, countAVX512 and copyCountAVX512 are the bodies
+// of the counting kernels, declared as the others are.
+//
+//lint:ignore U1000 the entries in the .s file jump to it
+func countAVX2()
+
+//lint:ignore U1000 the entries in the .s file jump to it
+func copyCountAVX2()
+
+//lint:ignore U1000 the entries in the .s file jump to it
+func countAVX512()
+
+//lint:ignore U1000 the entries in the .s file jump to it
+func copyCountAVX512()

@@ -403,6 +403,202 @@ ret:
 	VPTERNLOGD $0xfe, Z2, Z1, Z0 \
 	VPORQ      Z3, Z0, Z0
 
+// The counting kernels also count the newline (0A) bytes of the blocks they
+// accept, for the Lines option, in one pass with the validation. They keep
+// in R14 the newlines of the blocks accepted so far; in BX (AVX-512) or
+// R10 (AVX2) the end of those blocks; and in R10 (AVX-512) or R11 (AVX2)
+// the start of the last group of blocks accepted together that held one,
+// or -1. A group is at most 256 bytes. The hooks below count a group where
+// the bodies accept it; POPCNT sets ZF for a group without newlines, and
+// CMOV keeps the start of the last one that had any. In the AVX-512 body,
+// Z24 holds 0A in every byte and K3 the bytes of a block not counted
+// before: all of them, but for the last block, which may overlap the one
+// before it.
+#define INIT4_COUNT \
+	XORL         R14, R14 \
+	XORL         BX, BX   \
+	MOVQ         $-1, R10 \
+	MOVL         $0x0a, CX \
+	VPBROADCASTB CX, Z24  \
+	KXNORQ       K3, K3, K3
+
+// ACC4_COUNT counts the block in z, at AX, whose end is the address end.
+#define ACC4_COUNT(z, end) \
+	VPCMPEQB z, Z24, K3, K4 \
+	KMOVQ    K4, CX         \
+	POPCNTQ  CX, CX         \
+	CMOVQNE  AX, R10        \
+	ADDQ     CX, R14        \
+	LEAQ     end, BX
+
+// ACC4PAIR_COUNT counts the blocks in Z0 and Z7, at AX and AX+64.
+#define ACC4PAIR_COUNT \
+	VPCMPEQB Z0, Z24, K4 \
+	VPCMPEQB Z7, Z24, K5 \
+	KMOVQ    K4, CX      \
+	KMOVQ    K5, R11     \
+	POPCNTQ  CX, CX      \
+	POPCNTQ  R11, R11    \
+	ADDQ     R11, CX     \
+	CMOVQNE  AX, R10     \
+	ADDQ     CX, R14     \
+	LEAQ     128(AX), BX
+
+// ACC4RUN_COUNT counts the four blocks in Z4 to Z7 that the counting ASCII4
+// macros load.
+#define ACC4RUN_COUNT \
+	VPCMPEQB Z4, Z24, K4 \
+	VPCMPEQB Z5, Z24, K5 \
+	VPCMPEQB Z6, Z24, K6 \
+	VPCMPEQB Z7, Z24, K1 \
+	KMOVQ    K4, CX      \
+	POPCNTQ  CX, CX      \
+	KMOVQ    K5, R11     \
+	POPCNTQ  R11, R11    \
+	ADDQ     R11, CX     \
+	KMOVQ    K6, R11     \
+	POPCNTQ  R11, R11    \
+	ADDQ     R11, CX     \
+	KMOVQ    K1, R11     \
+	POPCNTQ  R11, R11    \
+	ADDQ     R11, CX     \
+	CMOVQNE  AX, R10     \
+	ADDQ     CX, R14     \
+	LEAQ     256(AX), BX
+
+// LAST4_COUNT sets K3 to the bytes of the last block, at R11, from AX on:
+// those before AX were counted with the block before.
+#define LAST4_COUNT \
+	MOVQ  AX, CX  \
+	SUBQ  R11, CX \
+	MOVQ  $-1, R9 \
+	SHLQ  CX, R9  \
+	KMOVQ R9, K3
+
+// The counting kernels' ways to load the four blocks of an ASCII run: into
+// Z4 to Z7, kept for ACC4RUN, with their OR in Z0.
+#define ASCII4_VALID_COUNT \
+	VMOVDQU64  0(SI)(AX*1), Z4   \
+	VMOVDQU64  64(SI)(AX*1), Z5  \
+	VMOVDQU64  128(SI)(AX*1), Z6 \
+	VMOVDQU64  192(SI)(AX*1), Z7 \
+	VPORQ      Z5, Z4, Z0        \
+	VPTERNLOGD $0xfe, Z7, Z6, Z0
+
+#define ASCII4_COPY_COUNT \
+	ASCII4_VALID_COUNT \
+	STORE4(Z4, 0)      \
+	STORE4(Z5, 64)     \
+	STORE4(Z6, 128)    \
+	STORE4(Z7, 192)
+
+// nl holds 0A in every byte, for the AVX2 counting kernels, which have no
+// register to spare for it.
+DATA nl<>+0x00(SB)/8, $0x0a0a0a0a0a0a0a0a
+DATA nl<>+0x08(SB)/8, $0x0a0a0a0a0a0a0a0a
+DATA nl<>+0x10(SB)/8, $0x0a0a0a0a0a0a0a0a
+DATA nl<>+0x18(SB)/8, $0x0a0a0a0a0a0a0a0a
+GLOBL nl<>(SB), RODATA|NOPTR, $32
+
+// COUNTRESULT stores the results of a counting kernel, whose body keeps
+// the end of the blocks counted in end and the start of the last group with
+// a newline in group, and returns.
+#define COUNTRESULT(end, group) \
+	MOVQ AX, (R13)     \
+	MOVQ R14, 8(R13)   \
+	MOVQ end, 16(R13)  \
+	MOVQ group, 24(R13) \
+	RET
+
+#define INIT2_COUNT \
+	XORL R14, R14 \
+	XORL R10, R10 \
+	MOVQ $-1, R11
+
+// ACC2_COUNT counts the block src (a register or the block in memory) at
+// AX, whose end is the address end.
+#define ACC2_COUNT(src, end) \
+	VMOVDQU   nl<>(SB), Y1 \
+	VPCMPEQB  src, Y1, Y1  \
+	VPMOVMSKB Y1, CX       \
+	POPCNTL   CX, CX       \
+	CMOVQNE   AX, R11      \
+	ADDQ      CX, R14      \
+	LEAQ      end, R10
+
+// ACC2PAIR_COUNT counts the two blocks at AX, from memory, and Y9, the
+// second.
+#define ACC2PAIR_COUNT \
+	VMOVDQU   nl<>(SB), Y1        \
+	VPCMPEQB  (SI)(AX*1), Y1, Y2  \
+	VPCMPEQB  Y9, Y1, Y3          \
+	VPOR      Y2, Y3, Y1          \
+	VPTEST    Y1, Y1              \
+	CMOVQNE   AX, R11             \
+	VPMOVMSKB Y2, CX              \
+	POPCNTL   CX, CX              \
+	ADDQ      CX, R14             \
+	VPMOVMSKB Y3, CX              \
+	POPCNTL   CX, CX              \
+	ADDQ      CX, R14             \
+	LEAQ      64(AX), R10
+
+// ACC2RUN_COUNT counts the four blocks in Y1 to Y4 that the counting
+// ASCII2 macros load.
+#define ACC2RUN_COUNT \
+	VMOVDQU   nl<>(SB), Y5 \
+	VPCMPEQB  Y1, Y5, Y1   \
+	VPCMPEQB  Y2, Y5, Y2   \
+	VPCMPEQB  Y3, Y5, Y3   \
+	VPCMPEQB  Y4, Y5, Y4   \
+	VPOR      Y1, Y2, Y5   \
+	VPOR      Y3, Y4, Y6   \
+	VPOR      Y5, Y6, Y5   \
+	VPTEST    Y5, Y5       \
+	CMOVQNE   AX, R11      \
+	VPMOVMSKB Y1, CX       \
+	POPCNTL   CX, CX       \
+	ADDQ      CX, R14      \
+	VPMOVMSKB Y2, CX       \
+	POPCNTL   CX, CX       \
+	ADDQ      CX, R14      \
+	VPMOVMSKB Y3, CX       \
+	POPCNTL   CX, CX       \
+	ADDQ      CX, R14      \
+	VPMOVMSKB Y4, CX       \
+	POPCNTL   CX, CX       \
+	ADDQ      CX, R14      \
+	LEAQ      128(AX), R10
+
+// TAIL2_COUNT counts the last block, in Y0 at BX, which overlaps the
+// blocks counted before, up to R10: only its bytes from R10 on.
+#define TAIL2_COUNT \
+	VPCMPEQB  nl<>(SB), Y0, Y1 \
+	MOVQ      R10, CX          \
+	SUBQ      BX, CX           \
+	VPMOVMSKB Y1, R10          \
+	SHRL      CX, R10          \
+	POPCNTL   R10, R10         \
+	CMOVQNE   BX, R11          \
+	ADDQ      R10, R14         \
+	MOVQ      DX, R10
+
+#define ASCII2_VALID_COUNT \
+	VMOVDQU 0(SI)(AX*1), Y1  \
+	VMOVDQU 32(SI)(AX*1), Y2 \
+	VMOVDQU 64(SI)(AX*1), Y3 \
+	VMOVDQU 96(SI)(AX*1), Y4 \
+	VPOR    Y2, Y1, Y0       \
+	VPOR    Y3, Y0, Y0       \
+	VPOR    Y4, Y0, Y0
+
+#define ASCII2_COPY_COUNT \
+	ASCII2_VALID_COUNT \
+	STORE2(Y1, 0)      \
+	STORE2(Y2, 32)     \
+	STORE2(Y3, 64)     \
+	STORE2(Y4, 96)
+
 // The bodies: one per instruction set and kind, entered by a JMP from the
 // entries below with SI = src, DX = len(src), DI = dst (the copying
 // kernels), R12 = the address of the prevLow table of the variant
@@ -416,6 +612,11 @@ ret:
 TEXT ·checkAVX2(SB), NOSPLIT, $0-0
 #define STORE2(reg, off)
 #define ASCII2 ASCII2_VALID
+#define INIT2
+#define ACC2(src, end)
+#define ACC2PAIR
+#define ACC2RUN
+#define TAIL2
 #include "valid2_amd64.h"
 	MOVQ AX, (R13)
 	RET
@@ -425,6 +626,11 @@ TEXT ·checkAVX2(SB), NOSPLIT, $0-0
 TEXT ·copyAVX2(SB), NOSPLIT, $0-0
 #define STORE2(reg, off) VMOVDQU reg, off(DI)(AX*1)
 #define ASCII2 ASCII2_COPY
+#define INIT2
+#define ACC2(src, end)
+#define ACC2PAIR
+#define ACC2RUN
+#define TAIL2
 #include "valid2_amd64.h"
 	MOVQ AX, (R13)
 	RET
@@ -436,6 +642,11 @@ TEXT ·checkAVX512(SB), NOSPLIT, $0-0
 #define STORE4(reg, off)
 #define STOREMASK4
 #define ASCII4 ASCII4_VALID
+#define INIT4
+#define ACC4(z, end)
+#define ACC4PAIR
+#define ACC4RUN
+#define LAST4
 #include "valid4_amd64.h"
 	MOVQ AX, (R13)
 	RET
@@ -448,9 +659,75 @@ TEXT ·copyAVX512(SB), NOSPLIT, $0-0
 #define STORE4(reg, off) VMOVDQU64 reg, off(DI)(AX*1)
 #define STOREMASK4 VMOVDQU8 Z0, K2, (DI)
 #define ASCII4 ASCII4_COPY
+#define INIT4
+#define ACC4(z, end)
+#define ACC4PAIR
+#define ACC4RUN
+#define LAST4
 #include "valid4_amd64.h"
 	MOVQ AX, (R13)
 	RET
+
+// The counting kernels are the kernels above that also return, after n
+// in (R13): the newlines of src[:end] at 8(R13), end at 16(R13) and at
+// 24(R13) the start of the group of blocks before end that holds the last
+// of them, or -1. end is a block boundary at most n, or len(src) where n
+// is len(src) or one less; the group is at most 256 bytes, and no newline
+// lies between its end and end.
+
+// countAVX2 is checkAVX2 that counts newlines.
+// Requires: AVX, AVX2, POPCNT
+TEXT ·countAVX2(SB), NOSPLIT, $0-0
+#define STORE2(reg, off)
+#define ASCII2 ASCII2_VALID_COUNT
+#define INIT2 INIT2_COUNT
+#define ACC2(src, end) ACC2_COUNT(src, end)
+#define ACC2PAIR ACC2PAIR_COUNT
+#define ACC2RUN ACC2RUN_COUNT
+#define TAIL2 TAIL2_COUNT
+#include "valid2_amd64.h"
+	COUNTRESULT(R10, R11)
+
+// copyCountAVX2 is copyAVX2 that counts newlines.
+// Requires: AVX, AVX2, POPCNT
+TEXT ·copyCountAVX2(SB), NOSPLIT, $0-0
+#define STORE2(reg, off) VMOVDQU reg, off(DI)(AX*1)
+#define ASCII2 ASCII2_COPY_COUNT
+#define INIT2 INIT2_COUNT
+#define ACC2(src, end) ACC2_COUNT(src, end)
+#define ACC2PAIR ACC2PAIR_COUNT
+#define ACC2RUN ACC2RUN_COUNT
+#define TAIL2 TAIL2_COUNT
+#include "valid2_amd64.h"
+	COUNTRESULT(R10, R11)
+
+// countAVX512 is checkAVX512 that counts newlines.
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2, POPCNT
+TEXT ·countAVX512(SB), NOSPLIT, $0-0
+#define STORE4(reg, off)
+#define STOREMASK4
+#define ASCII4 ASCII4_VALID_COUNT
+#define INIT4 INIT4_COUNT
+#define ACC4(z, end) ACC4_COUNT(z, end)
+#define ACC4PAIR ACC4PAIR_COUNT
+#define ACC4RUN ACC4RUN_COUNT
+#define LAST4 LAST4_COUNT
+#include "valid4_amd64.h"
+	COUNTRESULT(BX, R10)
+
+// copyCountAVX512 is copyAVX512 that counts newlines.
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2, POPCNT
+TEXT ·copyCountAVX512(SB), NOSPLIT, $0-0
+#define STORE4(reg, off) VMOVDQU64 reg, off(DI)(AX*1)
+#define STOREMASK4 VMOVDQU8 Z0, K2, (DI)
+#define ASCII4 ASCII4_COPY_COUNT
+#define INIT4 INIT4_COUNT
+#define ACC4(z, end) ACC4_COUNT(z, end)
+#define ACC4PAIR ACC4PAIR_COUNT
+#define ACC4RUN ACC4RUN_COUNT
+#define LAST4 LAST4_COUNT
+#include "valid4_amd64.h"
+	COUNTRESULT(BX, R10)
 
 // func vecValid(p []byte) int
 // Input shorter than 32 bytes goes to shortAVX2 on both paths.
@@ -559,3 +836,13 @@ TEXT ·validBMPAVX512(SB), NOSPLIT, $0-32
 TEXT ·copyValidBMPAVX512(SB), NOSPLIT, $0-56
 	COPYARGS(prevLowBMP<>)
 	JMP ·copyAVX512(SB)
+
+// func vecValidLines(p []byte) (n, lines, end, group int)
+TEXT ·vecValidLines(SB), NOSPLIT, $0-56
+	CHECKARGS(prevLow<>)
+	VEC(·countAVX512, ·countAVX2)
+
+// func vecCopyLines(dst, src []byte) (n, lines, end, group int)
+TEXT ·vecCopyLines(SB), NOSPLIT, $0-80
+	COPYARGS(prevLow<>)
+	VEC(·copyCountAVX512, ·copyCountAVX2)

@@ -20,6 +20,7 @@ func TestValidPrefixPageBoundary(t *testing.T) {
 		s    string
 	}{
 		{"ascii", strings.Repeat("abcdefg ", 60)},
+		{"lines", strings.Repeat("ab\ncd\u00e9\n\n", 80)},
 		{"2-byte", strings.Repeat("\u0436", 200)},
 		{"3-byte", strings.Repeat("\u4e2d", 200)},
 		{"4-byte", strings.Repeat("\U0001F600", 200)},

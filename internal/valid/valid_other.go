@@ -29,3 +29,8 @@ func vecValidBeforeEE(p []byte) int       { return -1 }
 func vecCopyBeforeEE(dst, src []byte) int { return -1 }
 func vecValidBMP(p []byte) int            { return -1 }
 func vecCopyBMP(dst, src []byte) int      { return -1 }
+
+// vecValidLines and vecCopyLines run a counting kernel where there is one;
+// here there is none.
+func vecValidLines(p []byte) (int, int, int, int)       { return -1, 0, 0, -1 }
+func vecCopyLines(dst, src []byte) (int, int, int, int) { return -1, 0, 0, -1 }

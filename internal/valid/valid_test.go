@@ -91,6 +91,31 @@ func checkValidPrefix(t testing.TB, p []byte) {
 	forEachCopy(p, want, func(impl, fn string, copyFn func(dst, src []byte) int, want int) {
 		checkCopy(t, impl, fn, copyFn, p, want)
 	})
+	checkLines(t, p, want)
+}
+
+// checkLines checks PrefixLines and CopyPrefixLines under every
+// implementation against Prefix's answer for p, want, and bytes.Count and
+// bytes.LastIndexByte.
+func checkLines(t testing.TB, p []byte, want int) {
+	t.Helper()
+	wantLines, wantLast := bytes.Count(p[:want], []byte{'\n'}), bytes.LastIndexByte(p[:want], '\n')
+	if l, i := CountLines(p[:want]); l != wantLines || i != wantLast {
+		t.Fatalf("CountLines(%q) = %d, %d; want %d, %d", p[:want], l, i, wantLines, wantLast)
+	}
+	dst := make([]byte, len(p)+1)
+	for _, name := range ImplNames() {
+		restore := SetImpl(name)
+		n, lines, last := PrefixLines(p)
+		cn, clines, clast := CopyPrefixLines(dst[:len(p)], p)
+		restore()
+		if n != want || lines != wantLines || last != wantLast {
+			t.Fatalf("impl=%s: PrefixLines(%q) = %d, %d, %d; want %d, %d, %d", name, p, n, lines, last, want, wantLines, wantLast)
+		}
+		if cn != want || clines != wantLines || clast != wantLast || !bytes.Equal(dst[:cn], p[:cn]) || dst[len(p)] != 0 {
+			t.Fatalf("impl=%s: CopyPrefixLines(%q) = %d, %d, %d, copied %q; want %d, %d, %d", name, p, cn, clines, clast, dst[:cn], want, wantLines, wantLast)
+		}
+	}
 }
 
 // checkKernel checks what a kernel returned for p, n, against the answer
