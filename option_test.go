@@ -404,7 +404,11 @@ func linesInputs() []string {
 	for i := 37; i < len(latin); i += 37 + i%50 {
 		latin[i] = '\n'
 	}
-	return append(inputs, string(random), string(latin))
+	// Valid text over more than one spanChunk, where the kernels count,
+	// then an error; and one long line after a newline.
+	text := strings.Repeat("a line of text, caf\u00e9\n", 700)
+	long := "\n" + strings.Repeat("x", 20000)
+	return append(inputs, string(random), string(latin), text+"\xFF tail\n", long+"\xFF", text+long+"\xC3")
 }
 
 // TestLines checks the Line and Column of every Error, from OnInvalid and

@@ -212,9 +212,9 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		}
 		if t.lines && t.c.plain && !t.dense && !t.c.o.stripBOM && len(dst) >= len(src) && len(src) <= spanChunk {
 			// The short path above, for Lines, which counts what it
-			// copies.
-			if nSrc = t.c.copySpan(dst, src); nSrc == len(src) {
-				t.advance(src, nSrc)
+			// copies in the same pass.
+			if nSrc = t.copyLines(dst, src, 0); nSrc == len(src) {
+				t.off += int64(nSrc)
 				return nSrc, nSrc, nil
 			}
 			t.noteRun(nSrc, len(src)-nSrc)
@@ -262,7 +262,12 @@ func (t *Transformer) transform(dst, src []byte, atEOF bool, nDst, nSrc int) (_,
 			// To Tail below.
 		} else if !t.dense && len(dst)-nDst >= len(chunk) {
 			// Validate and copy in one pass.
-			v := t.c.copySpan(dst[nDst:], chunk)
+			var v int
+			if t.lines && t.c.plain {
+				v = t.copyLines(dst[nDst:], src[:nSrc+len(chunk)], nSrc)
+			} else {
+				v = t.c.copySpan(dst[nDst:], chunk)
+			}
 			t.noteRun(v, len(src)-nSrc-v)
 			if v > 0 {
 				nDst += v
@@ -340,6 +345,41 @@ func (t *Transformer) advance(src []byte, n int) {
 	t.off += int64(n)
 }
 
+// copyLines is copySpan(dst, src[pos:]) under Lines where the core is
+// plain, which counts the newlines of the span in the same pass. src[0] is
+// at stream offset t.off, and the newlines are counted up to src[pos].
+func (t *Transformer) copyLines(dst, src []byte, pos int) int {
+	n, lines, last := valid.CopyPrefixLines(dst, src[pos:])
+	if base := t.off + int64(pos); t.c.o.ln.upto == base {
+		// counted, inlined by hand: this is the short path's.
+		if lines > 0 {
+			t.c.o.ln.newlines += int64(lines)
+			t.c.o.ln.start = base + int64(last) + 1
+		}
+		t.c.o.ln.upto = base + int64(n)
+	} else {
+		t.counted(src, pos, n, lines, last)
+	}
+	return n
+}
+
+// counted records what valid.PrefixLines or valid.CopyPrefixLines found in
+// the n bytes of src from pos on: lines newlines, the last at pos+last. If
+// the bytes before were not counted up to pos (never so on the paths that
+// call it), it counts them all again.
+func (t *Transformer) counted(src []byte, pos, n, lines, last int) {
+	base := t.off + int64(pos)
+	if t.c.o.ln.upto != base {
+		t.lineTo(src, t.off, pos+n)
+		return
+	}
+	if lines > 0 {
+		t.c.o.ln.newlines += int64(lines)
+		t.c.o.ln.start = base + int64(last) + 1
+	}
+	t.c.o.ln.upto = base + int64(n)
+}
+
 // lineTo counts the newlines of src, whose first byte is at stream offset
 // base, up to src[end], from the first byte not counted yet, which must not
 // lie before base.
@@ -348,15 +388,12 @@ func (t *Transformer) lineTo(src []byte, base int64, end int) {
 	if end <= lo {
 		return
 	}
-	seg := src[lo:end]
-	if n := bytes.Count(seg, newline); n > 0 {
+	if n, last := valid.CountLines(src[lo:end]); n > 0 {
 		t.c.o.ln.newlines += int64(n)
-		t.c.o.ln.start = t.c.o.ln.upto + int64(bytes.LastIndexByte(seg, '\n')) + 1
+		t.c.o.ln.start = t.c.o.ln.upto + int64(last) + 1
 	}
 	t.c.o.ln.upto = base + int64(end)
 }
-
-var newline = []byte{'\n'}
 
 // position returns the Line and Column of an Error at stream offset off,
 // up to which lineTo has counted; 0 and 0 without Lines.
@@ -590,7 +627,7 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 			}
 			return 0, transform.ErrEndOfSpan
 		}
-		if t.lines && len(src) > spanChunk {
+		if t.lines {
 			n = t.spanLines(src)
 		} else {
 			n = t.c.span(src, t.dense)
@@ -610,9 +647,15 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 	return n, err
 }
 
-// spanLines is span for Span with Lines: it counts the newlines of each
-// spanChunk bytes it spans while they are in cache.
+// spanLines is span for Span with Lines: where the core is plain it counts
+// the newlines in the same pass, and otherwise those of each spanChunk
+// bytes it spans while they are in cache.
 func (t *Transformer) spanLines(src []byte) int {
+	if t.c.plain && !t.dense {
+		n, lines, last := valid.PrefixLines(src)
+		t.counted(src, 0, n, lines, last)
+		return n
+	}
 	n := 0
 	for n < len(src) {
 		end := min(len(src), n+spanChunk)
