@@ -6,8 +6,8 @@ import (
 	"math/bits"
 )
 
-// lineGroup is the most bytes that a counting kernel accepts at once: the
-// four blocks of an AVX-512 ASCII run.
+// lineGroup is the window in which LastNewline looks for a newline with
+// bytes.IndexByte.
 const lineGroup = 256
 
 // PrefixLines returns Prefix(p), the number of newline (0A) bytes in
@@ -56,8 +56,9 @@ func CopyPrefixLines(dst, src []byte) (n, lines, last int) {
 
 // fixLines turns what a counting kernel returned for p into PrefixLines's
 // answer, given n, the prefix after the kernel's was finished in Go: the
-// kernel counted c newlines in p[:end], the last of them, if any, in the
-// group of blocks that starts at group. n and end lie a block or so apart.
+// kernel counted c newlines in p[:end], the last of them, if any, at group
+// where group >= 0 and otherwise the last from ^group on. n and end lie a
+// block or so apart.
 func fixLines(p []byte, n, c, end, group int) (_, lines, last int) {
 	if n > end {
 		if k := bytes.Count(p[end:n], newline); k > 0 {
@@ -71,19 +72,26 @@ func fixLines(p []byte, n, c, end, group int) (_, lines, last int) {
 	if c == 0 {
 		return n, 0, -1
 	}
-	if i := lastWords(p[group:min(n, group+lineGroup)]); i >= 0 {
-		return n, c, group + i
+	if group >= 0 && group < n {
+		return n, c, group
+	} else if group >= 0 {
+		return n, c, LastNewline(p[:n]) // never, as above
 	}
-	return n, c, LastNewline(p[:group])
+	start := ^group
+	if i := LastNewline(p[start:n]); i >= 0 {
+		return n, c, start + i
+	}
+	return n, c, LastNewline(p[:start]) // never, as above
 }
 
 // lastIn returns the offset of the last newline of p, where a counting
-// kernel counted c of them in all of p and the last in the group at group.
+// kernel counted c of them in all of p and returned group for the last.
 func lastIn(p []byte, c, group int) int {
-	if c == 0 {
-		return -1
+	if c == 0 || group >= 0 {
+		return group
 	}
-	return group + lastWords(p[group:min(len(p), group+lineGroup)])
+	start := ^group
+	return start + LastNewline(p[start:])
 }
 
 var newline = []byte{'\n'}

@@ -3,6 +3,7 @@ package valid
 import (
 	"bytes"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -58,6 +59,30 @@ func TestPrefixLines(t *testing.T) {
 	}
 }
 
+// TestPrefixLinesLong checks the counting kernels on runs of ASCII longer
+// than the 4 KiB after which they add up their counts, which would
+// overflow a byte of them on newlines alone if they did not, and with an
+// error after such runs.
+func TestPrefixLinesLong(t *testing.T) {
+	texts := [][]byte{
+		bytes.Repeat([]byte{'\n'}, 40000),
+		bytes.Repeat([]byte("a line of text\n"), 2700),
+		append(bytes.Repeat([]byte("\u00e9\n"), 3000), bytes.Repeat([]byte("\n"), 20000)...),
+		append([]byte("\n"), bytes.Repeat([]byte("x"), 40000)...),
+	}
+	for _, text := range texts {
+		for _, n := range []int{4095, 4096, 4097, 4160, 8191, 8192, 8256, 16384, 20000, len(text)} {
+			p := text[:min(n, len(text))]
+			checkLines(t, p, prefixGeneric(p))
+			for _, at := range []int{len(p) - 1, len(p) - 70, len(p) / 2} {
+				q := bytes.Clone(p)
+				q[at] = 0xFF
+				checkLines(t, q, prefixGeneric(q))
+			}
+		}
+	}
+}
+
 func TestLastNewline(t *testing.T) {
 	for n := range 700 {
 		p := bytes.Repeat([]byte{'a'}, n)
@@ -75,6 +100,46 @@ func TestLastNewline(t *testing.T) {
 			}
 			if got, want := LastNewline(q), bytes.LastIndexByte(q, '\n'); got != want {
 				t.Fatalf("LastNewline(%d bytes, newline at %d) = %d; want %d", n, at, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkPrefixLines measures what counting newlines costs beside the
+// validation alone, in each implementation, on text with a newline every
+// 60 bytes or so. Compare with benchstat -col /op.
+func BenchmarkPrefixLines(b *testing.B) {
+	for _, name := range []string{"ascii", "russian"} {
+		for _, size := range []int{64, 4096, 1 << 20} {
+			src := textgen.Make(name, size)
+			last := 0
+			for i, c := range src {
+				if c == ' ' && i-last >= 60 {
+					src[i], last = '\n', i
+				}
+			}
+			dst := make([]byte, size)
+			for _, im := range ImplNames() {
+				ops := []struct {
+					name string
+					run  func() int
+				}{
+					{"prefix", func() int { return Prefix(src) }},
+					{"lines", func() int { n, _, _ := PrefixLines(src); return n }},
+					{"copy", func() int { return CopyPrefix(dst, src) }},
+					{"copylines", func() int { n, _, _ := CopyPrefixLines(dst, src); return n }},
+				}
+				for _, op := range ops {
+					b.Run("input="+name+"/size="+strconv.Itoa(size)+"/impl="+im+"/op="+op.name, func(b *testing.B) {
+						defer SetImpl(im)()
+						b.SetBytes(int64(size))
+						for b.Loop() {
+							if op.run() != size {
+								b.Fatal("input is not valid")
+							}
+						}
+					})
+				}
 			}
 		}
 	}

@@ -4,8 +4,9 @@
 // in the copying kernel and does nothing in the other, and ASCII2 loads
 // (and stores) the four blocks at AX and ORs them into Y0. It leaves the
 // result in AX, and overwrites BX, CX, R8, R9 and Y0 to Y15. The counting
-// kernels define INIT2, ACC2, ACC2PAIR, ACC2RUN and TAIL2 (see countAVX2);
-// in the others they are empty.
+// kernels define INIT2, ACC2, ACC2PAIR, RUN2, ACC2RUN, FLUSH2 and TAIL2,
+// and RUNEXIT2 as the label runExit (see countAVX2); in the others they
+// are empty, and RUNEXIT2 is loop.
 
 	XORL AX, AX
 	INIT2
@@ -69,7 +70,12 @@ asciiPair:
 	JNZ    done
 	ACC2PAIR
 	ADDQ   $64, AX
-	JMP    asciiRun
+	JMP    runEntry
+
+runExit:
+	// The end of a run of ASCII blocks in the counting kernels.
+	FLUSH2
+	JMP loop
 
 single:
 	CMPQ      AX, BX
@@ -99,14 +105,17 @@ ascii:
 	ADDQ   $32, AX
 	VPXOR  Y7, Y7, Y7
 
+runEntry:
+	RUN2
+
 asciiRun:
 	// Skip ASCII four blocks at a time.
 	CMPQ      AX, R8
-	JGT       loop
+	JGT       RUNEXIT2
 	ASCII2 // Y0 = the OR of the four blocks at AX
 	VPMOVMSKB Y0, CX
 	TESTL     CX, CX
-	JNZ       loop
+	JNZ       RUNEXIT2
 	ACC2RUN
 	ADDQ      $128, AX
 	JMP       asciiRun
@@ -155,3 +164,6 @@ done:
 #undef ACC2PAIR
 #undef ACC2RUN
 #undef TAIL2
+#undef RUN2
+#undef FLUSH2
+#undef RUNEXIT2

@@ -7,8 +7,9 @@
 // stores) the four blocks at AX and ORs them into Z0. It leaves the result
 // in AX. Input that starts with ASCII goes without the set-up of the
 // constants until its first block that is not ASCII. The counting kernels
-// define INIT4, ACC4, ACC4PAIR, ACC4RUN and LAST4 (see countAVX512); in the
-// others they are empty.
+// define INIT4, ACC4, ACC4PAIR, RUN4, ACC4RUN, FLUSH4 and LAST4, and
+// RUNEXIT4 and FIRSTEXIT4 as the labels runExit512 and firstExit512 (see
+// countAVX512); in the others they are empty, loop512 and firstEnd512.
 
 	XORL  AX, AX
 	INIT4
@@ -30,14 +31,15 @@
 	// that this loop takes, as in asciiRun512 but before the set-up of
 	// the constants, which only a block that is not ASCII needs.
 	MOVL $64, AX
+	RUN4
 
 firstRun512:
 	CMPQ     AX, R8
-	JGT      firstEnd512
+	JGT      FIRSTEXIT4
 	ASCII4
 	VPMOVB2M Z0, K1
 	KORTESTQ K1, K1
-	JNZ      firstEnd512
+	JNZ      FIRSTEXIT4
 	ACC4RUN
 	ADDQ     $256, AX
 	JMP      firstRun512
@@ -91,6 +93,15 @@ found2:
 	KMOVQ    K2, K1
 	JMP      found512
 
+firstExit512:
+	// The ends of the runs of ASCII blocks in the counting kernels.
+	FLUSH4
+	JMP firstEnd512
+
+runExit512:
+	FLUSH4
+	JMP loop512
+
 single512:
 	CMPQ      CX, $64
 	JB        tail512
@@ -120,14 +131,15 @@ ascii512:
 	ACC4(Z0, 64(AX))
 	ADDQ     $64, AX
 	KXORQ    K7, K7, K7
+	RUN4
 
 asciiRun512:
 	CMPQ       AX, R8
-	JGT        loop512
+	JGT        RUNEXIT4
 	ASCII4 // Z0 = the OR of the four blocks at AX
 	VPMOVB2M   Z0, K1
 	KORTESTQ   K1, K1
-	JNZ        loop512
+	JNZ        RUNEXIT4
 	ACC4RUN
 	ADDQ       $256, AX
 	JMP        asciiRun512
@@ -206,3 +218,7 @@ done512:
 #undef ACC4PAIR
 #undef ACC4RUN
 #undef LAST4
+#undef RUN4
+#undef FLUSH4
+#undef RUNEXIT4
+#undef FIRSTEXIT4

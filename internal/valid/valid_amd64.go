@@ -179,11 +179,11 @@ func vecCopyBMP(dst, src []byte) int
 
 // vecValidLines and vecCopyLines are vecValid and vecCopy, plain variant,
 // that also count newlines in one pass, for Lines: n, then the newlines of
-// p[:end], end, and the start of the group of at most lineGroup bytes
-// before end that holds the last of them, or -1. end is at most a block
-// past n, or as far before it (see fixLines); n is -1 where impl has no
-// counting kernel. They take p of any length, and count nothing below 32
-// bytes.
+// p[:end], end, and where the last of them is: -1 for none, its offset, or
+// ^start where it is the last from start on.
+// end is at most a block past n, or as far before it (see fixLines); n is
+// -1 where impl has no counting kernel. They take p of any length, and
+// count nothing below 32 bytes.
 //
 //go:noescape
 func vecValidLines(p []byte) (int, int, int, int)

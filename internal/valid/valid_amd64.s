@@ -407,10 +407,13 @@ ret:
 // accept, for the Lines option, in one pass with the validation. They keep
 // in R14 the newlines of the blocks accepted so far; in BX (AVX-512) or
 // R10 (AVX2) the end of those blocks; and in R10 (AVX-512) or R11 (AVX2)
-// the start of the last group of blocks accepted together that held one,
-// or -1. A group is at most 256 bytes. The hooks below count a group where
-// the bodies accept it; POPCNT sets ZF for a group without newlines, and
-// CMOV keeps the start of the last one that had any. In the AVX-512 body,
+// where the last of them is, or -1: its offset where it was in a block
+// accepted alone, and otherwise ^start, where it lies in the blocks from
+// start on (start is never 0) and no newline lies after them.
+// The hooks below count a block or group where the bodies accept it;
+// POPCNT sets ZF for one without newlines, and CMOV keeps where the last
+// was in one that had any. The end register is their scratch until they
+// set it. In the AVX-512 body,
 // Z24 holds 0A in every byte and K3 the bytes of a block not counted
 // before: all of them, but for the last block, which may overlap the one
 // before it.
@@ -426,8 +429,10 @@ ret:
 #define ACC4_COUNT(z, end) \
 	VPCMPEQB z, Z24, K3, K4 \
 	KMOVQ    K4, CX         \
+	BSRQ     CX, BX         \
+	ADDQ     AX, BX         \
 	POPCNTQ  CX, CX         \
-	CMOVQNE  AX, R10        \
+	CMOVQNE  BX, R10        \
 	ADDQ     CX, R14        \
 	LEAQ     end, BX
 
@@ -435,36 +440,63 @@ ret:
 #define ACC4PAIR_COUNT \
 	VPCMPEQB Z0, Z24, K4 \
 	VPCMPEQB Z7, Z24, K5 \
+	MOVQ     AX, BX      \
+	NOTQ     BX          \
 	KMOVQ    K4, CX      \
 	KMOVQ    K5, R11     \
 	POPCNTQ  CX, CX      \
 	POPCNTQ  R11, R11    \
 	ADDQ     R11, CX     \
-	CMOVQNE  AX, R10     \
+	CMOVQNE  BX, R10     \
 	ADDQ     CX, R14     \
 	LEAQ     128(AX), BX
 
+// RUN4_COUNT starts a run of ASCII blocks, at BX = AX: it ends the run
+// within 4 KiB, so that no byte of the counts in Z23 overflows, which Z22's
+// -1 in every byte raises by one for each newline. FLUSH4_COUNT, at the end
+// of each run, adds Z23 to R14, keeps ^BX if the run held a newline, and
+// sets BX to AX.
+#define RUN4_COUNT \
+	LEAQ       3840(AX), R8         \
+	LEAQ       -256(DX), CX         \
+	CMPQ       CX, R8               \
+	CMOVQLT    CX, R8               \
+	VPTERNLOGD $0xff, Z22, Z22, Z22 \
+	VPXORQ     Z23, Z23, Z23
+
 // ACC4RUN_COUNT counts the four blocks in Z4 to Z7 that the counting ASCII4
-// macros load.
+// macros load, in the bytes of Z23: minus one in Z20 for each newline, so
+// that one instruction a run depends on the run before.
 #define ACC4RUN_COUNT \
-	VPCMPEQB Z4, Z24, K4 \
-	VPCMPEQB Z5, Z24, K5 \
-	VPCMPEQB Z6, Z24, K6 \
-	VPCMPEQB Z7, Z24, K1 \
-	KMOVQ    K4, CX      \
-	POPCNTQ  CX, CX      \
-	KMOVQ    K5, R11     \
-	POPCNTQ  R11, R11    \
-	ADDQ     R11, CX     \
-	KMOVQ    K6, R11     \
-	POPCNTQ  R11, R11    \
-	ADDQ     R11, CX     \
-	KMOVQ    K1, R11     \
-	POPCNTQ  R11, R11    \
-	ADDQ     R11, CX     \
-	CMOVQNE  AX, R10     \
-	ADDQ     CX, R14     \
-	LEAQ     256(AX), BX
+	VPCMPEQB   Z4, Z24, K4       \
+	VPCMPEQB   Z5, Z24, K5       \
+	VPCMPEQB   Z6, Z24, K6       \
+	VPCMPEQB   Z7, Z24, K1       \
+	VMOVDQU8.Z Z22, K4, Z20      \
+	VPADDB     Z22, Z20, K5, Z20 \
+	VPADDB     Z22, Z20, K6, Z20 \
+	VPADDB     Z22, Z20, K1, Z20 \
+	VPSUBB     Z20, Z23, Z23
+
+// FLUSH4_COUNT does nothing where the run took no block (JEQ skips the 14
+// instructions after it).
+#define FLUSH4_COUNT \
+	CMPQ          AX, BX        \
+	JEQ           15(PC)        \
+	VPXORQ        Z1, Z1, Z1    \
+	VPSADBW       Z1, Z23, Z1   \
+	VEXTRACTI64X4 $1, Z1, Y2    \
+	VPADDQ        Y2, Y1, Y1    \
+	VEXTRACTI128  $1, Y1, X2    \
+	VPADDQ        X2, X1, X1    \
+	VPSHUFD       $0x4e, X1, X2 \
+	VPADDQ        X2, X1, X1    \
+	VMOVQ         X1, CX        \
+	NOTQ          BX            \
+	TESTQ         CX, CX        \
+	CMOVQNE       BX, R10       \
+	ADDQ          CX, R14       \
+	MOVQ          AX, BX
 
 // LAST4_COUNT sets K3 to the bytes of the last block, at R11, from AX on:
 // those before AX were counted with the block before.
@@ -521,8 +553,10 @@ GLOBL nl<>(SB), RODATA|NOPTR, $32
 	VMOVDQU   nl<>(SB), Y1 \
 	VPCMPEQB  src, Y1, Y1  \
 	VPMOVMSKB Y1, CX       \
+	BSRL      CX, R10      \
+	ADDQ      AX, R10      \
 	POPCNTL   CX, CX       \
-	CMOVQNE   AX, R11      \
+	CMOVQNE   R10, R11     \
 	ADDQ      CX, R14      \
 	LEAQ      end, R10
 
@@ -532,9 +566,11 @@ GLOBL nl<>(SB), RODATA|NOPTR, $32
 	VMOVDQU   nl<>(SB), Y1        \
 	VPCMPEQB  (SI)(AX*1), Y1, Y2  \
 	VPCMPEQB  Y9, Y1, Y3          \
+	MOVQ      AX, R10             \
+	NOTQ      R10                 \
 	VPOR      Y2, Y3, Y1          \
 	VPTEST    Y1, Y1              \
-	CMOVQNE   AX, R11             \
+	CMOVQNE   R10, R11            \
 	VPMOVMSKB Y2, CX              \
 	POPCNTL   CX, CX              \
 	ADDQ      CX, R14             \
@@ -543,32 +579,48 @@ GLOBL nl<>(SB), RODATA|NOPTR, $32
 	ADDQ      CX, R14             \
 	LEAQ      64(AX), R10
 
+// RUN2_COUNT starts a run of ASCII blocks, at R10 = AX, with Y7 clear:
+// it loads 0A into Y9, and ends the run within 4 KiB, so that no byte of
+// the counts in Y7 overflows. FLUSH2_COUNT, at the end of each run, adds
+// Y7 to R14, keeps ^R10 if the run held a newline, sets R10 to AX and
+// clears Y7, as the body wants it after an ASCII block.
+#define RUN2_COUNT \
+	VMOVDQU nl<>(SB), Y9 \
+	LEAQ    3968(AX), R8 \
+	LEAQ    -128(DX), CX \
+	CMPQ    CX, R8       \
+	CMOVQLT CX, R8
+
 // ACC2RUN_COUNT counts the four blocks in Y1 to Y4 that the counting
-// ASCII2 macros load.
+// ASCII2 macros load, in the bytes of Y7.
 #define ACC2RUN_COUNT \
-	VMOVDQU   nl<>(SB), Y5 \
-	VPCMPEQB  Y1, Y5, Y1   \
-	VPCMPEQB  Y2, Y5, Y2   \
-	VPCMPEQB  Y3, Y5, Y3   \
-	VPCMPEQB  Y4, Y5, Y4   \
-	VPOR      Y1, Y2, Y5   \
-	VPOR      Y3, Y4, Y6   \
-	VPOR      Y5, Y6, Y5   \
-	VPTEST    Y5, Y5       \
-	CMOVQNE   AX, R11      \
-	VPMOVMSKB Y1, CX       \
-	POPCNTL   CX, CX       \
-	ADDQ      CX, R14      \
-	VPMOVMSKB Y2, CX       \
-	POPCNTL   CX, CX       \
-	ADDQ      CX, R14      \
-	VPMOVMSKB Y3, CX       \
-	POPCNTL   CX, CX       \
-	ADDQ      CX, R14      \
-	VPMOVMSKB Y4, CX       \
-	POPCNTL   CX, CX       \
-	ADDQ      CX, R14      \
-	LEAQ      128(AX), R10
+	VPCMPEQB Y1, Y9, Y1 \
+	VPCMPEQB Y2, Y9, Y2 \
+	VPCMPEQB Y3, Y9, Y3 \
+	VPCMPEQB Y4, Y9, Y4 \
+	VPADDB   Y1, Y2, Y1 \
+	VPADDB   Y3, Y4, Y3 \
+	VPADDB   Y1, Y3, Y1 \
+	VPSUBB   Y1, Y7, Y7
+
+// FLUSH2_COUNT does nothing where the run took no block (JEQ skips the 13
+// instructions after it).
+#define FLUSH2_COUNT \
+	CMPQ         AX, R10       \
+	JEQ          14(PC)        \
+	VPXOR        Y1, Y1, Y1    \
+	VPSADBW      Y1, Y7, Y1    \
+	VEXTRACTI128 $1, Y1, X2    \
+	VPADDQ       X2, X1, X1    \
+	VPSHUFD      $0x4e, X1, X2 \
+	VPADDQ       X2, X1, X1    \
+	VMOVQ        X1, CX        \
+	VPXOR        Y7, Y7, Y7    \
+	NOTQ         R10           \
+	TESTQ        CX, CX        \
+	CMOVQNE      R10, R11      \
+	ADDQ         CX, R14       \
+	MOVQ         AX, R10
 
 // TAIL2_COUNT counts the last block, in Y0 at BX, which overlaps the
 // blocks counted before, up to R10: only its bytes from R10 on.
@@ -578,8 +630,10 @@ GLOBL nl<>(SB), RODATA|NOPTR, $32
 	SUBQ      BX, CX           \
 	VPMOVMSKB Y1, R10          \
 	SHRL      CX, R10          \
+	MOVQ      BX, CX           \
+	NOTQ      CX               \
 	POPCNTL   R10, R10         \
-	CMOVQNE   BX, R11          \
+	CMOVQNE   CX, R11          \
 	ADDQ      R10, R14         \
 	MOVQ      DX, R10
 
@@ -617,6 +671,9 @@ TEXT ·checkAVX2(SB), NOSPLIT, $0-0
 #define ACC2PAIR
 #define ACC2RUN
 #define TAIL2
+#define RUN2
+#define FLUSH2
+#define RUNEXIT2 loop
 #include "valid2_amd64.h"
 	MOVQ AX, (R13)
 	RET
@@ -631,6 +688,9 @@ TEXT ·copyAVX2(SB), NOSPLIT, $0-0
 #define ACC2PAIR
 #define ACC2RUN
 #define TAIL2
+#define RUN2
+#define FLUSH2
+#define RUNEXIT2 loop
 #include "valid2_amd64.h"
 	MOVQ AX, (R13)
 	RET
@@ -647,6 +707,10 @@ TEXT ·checkAVX512(SB), NOSPLIT, $0-0
 #define ACC4PAIR
 #define ACC4RUN
 #define LAST4
+#define RUN4
+#define FLUSH4
+#define RUNEXIT4 loop512
+#define FIRSTEXIT4 firstEnd512
 #include "valid4_amd64.h"
 	MOVQ AX, (R13)
 	RET
@@ -664,16 +728,19 @@ TEXT ·copyAVX512(SB), NOSPLIT, $0-0
 #define ACC4PAIR
 #define ACC4RUN
 #define LAST4
+#define RUN4
+#define FLUSH4
+#define RUNEXIT4 loop512
+#define FIRSTEXIT4 firstEnd512
 #include "valid4_amd64.h"
 	MOVQ AX, (R13)
 	RET
 
 // The counting kernels are the kernels above that also return, after n
 // in (R13): the newlines of src[:end] at 8(R13), end at 16(R13) and at
-// 24(R13) the start of the group of blocks before end that holds the last
-// of them, or -1. end is a block boundary at most n, or len(src) where n
-// is len(src) or one less; the group is at most 256 bytes, and no newline
-// lies between its end and end.
+// 24(R13) where the last of them is (see above): no newline lies between
+// it, or the end of its group, and end. end is a block boundary at most n,
+// or len(src) where n is len(src) or one less.
 
 // countAVX2 is checkAVX2 that counts newlines.
 // Requires: AVX, AVX2, POPCNT
@@ -685,6 +752,9 @@ TEXT ·countAVX2(SB), NOSPLIT, $0-0
 #define ACC2PAIR ACC2PAIR_COUNT
 #define ACC2RUN ACC2RUN_COUNT
 #define TAIL2 TAIL2_COUNT
+#define RUN2 RUN2_COUNT
+#define FLUSH2 FLUSH2_COUNT
+#define RUNEXIT2 runExit
 #include "valid2_amd64.h"
 	COUNTRESULT(R10, R11)
 
@@ -698,11 +768,14 @@ TEXT ·copyCountAVX2(SB), NOSPLIT, $0-0
 #define ACC2PAIR ACC2PAIR_COUNT
 #define ACC2RUN ACC2RUN_COUNT
 #define TAIL2 TAIL2_COUNT
+#define RUN2 RUN2_COUNT
+#define FLUSH2 FLUSH2_COUNT
+#define RUNEXIT2 runExit
 #include "valid2_amd64.h"
 	COUNTRESULT(R10, R11)
 
 // countAVX512 is checkAVX512 that counts newlines.
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2, POPCNT
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2, POPCNT
 TEXT ·countAVX512(SB), NOSPLIT, $0-0
 #define STORE4(reg, off)
 #define STOREMASK4
@@ -712,11 +785,15 @@ TEXT ·countAVX512(SB), NOSPLIT, $0-0
 #define ACC4PAIR ACC4PAIR_COUNT
 #define ACC4RUN ACC4RUN_COUNT
 #define LAST4 LAST4_COUNT
+#define RUN4 RUN4_COUNT
+#define FLUSH4 FLUSH4_COUNT
+#define RUNEXIT4 runExit512
+#define FIRSTEXIT4 firstExit512
 #include "valid4_amd64.h"
 	COUNTRESULT(BX, R10)
 
 // copyCountAVX512 is copyAVX512 that counts newlines.
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2, POPCNT
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2, POPCNT
 TEXT ·copyCountAVX512(SB), NOSPLIT, $0-0
 #define STORE4(reg, off) VMOVDQU64 reg, off(DI)(AX*1)
 #define STOREMASK4 VMOVDQU8 Z0, K2, (DI)
@@ -726,6 +803,10 @@ TEXT ·copyCountAVX512(SB), NOSPLIT, $0-0
 #define ACC4PAIR ACC4PAIR_COUNT
 #define ACC4RUN ACC4RUN_COUNT
 #define LAST4 LAST4_COUNT
+#define RUN4 RUN4_COUNT
+#define FLUSH4 FLUSH4_COUNT
+#define RUNEXIT4 runExit512
+#define FIRSTEXIT4 firstExit512
 #include "valid4_amd64.h"
 	COUNTRESULT(BX, R10)
 
