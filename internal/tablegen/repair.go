@@ -88,7 +88,7 @@ func RepairAVX512() File {
 				"gives, by b>>2. cont1:"},
 		{Name: "cont2", Data: cont2, key: byShr2, bits: repairBits, Doc: "cont2:"},
 		{Name: "cont3", Data: cont3, key: byShr2, bits: repairBits, Doc: "cont3:"},
-		{Name: "cont1Esc", Data: cont1Esc, key: byShr1H, bits: repairBits,
+		{Name: "cont1Esc", Data: cont1Esc, key: byShr1From80, bits: repairBits,
 			Doc: "cont1Esc is cont1 for OPTU8, by b>>1 for 80..FF (bytes below 80 take\n" +
 				"zeros): it also gives BE and BF Escape, which leadC0 gives EE alone,\n" +
 				"so that the v test finds EE BE and EE BF:"},
