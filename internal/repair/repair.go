@@ -20,7 +20,13 @@
 // is a subpart of its own otherwise. So no step waits on a decision about
 // where the previous unit ended, only on a count of the bytes it still
 // holds.
+//
+// The kernels' lookup tables and constants come from internal/tablegen,
+// which go generate runs to write tables_amd64.h, tables_avx2_amd64.h and
+// tables_arm64.h.
 package repair
+
+//go:generate go run ../tablegen/gen.go
 
 import (
 	"bytes"

@@ -1,248 +1,250 @@
 package repair
 
 import (
-	"bytes"
-	"encoding/binary"
-	"fmt"
-	"os"
-	"regexp"
-	"strconv"
-	"strings"
+	"math/bits"
+	"slices"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/utf8stream/utf8stream/internal/tablegen"
 )
 
-// The bits of classifyAVX512's tables in repair_amd64.s, where each is
-// described.
-const (
-	second8 = 0x01
-	second9 = 0x02
-	secondA = 0x04
-	secondB = 0x08
-	third   = 0x10
-	fourth  = 0x20
-	escape  = 0x40
+// The tables and constants of the kernels, which internal/tablegen builds
+// and writes to the headers that their .s files include.
+var (
+	avx512Tab = tablegen.RepairAVX512()
+	avx2Tab   = tablegen.RepairAVX2()
+	neonTab   = tablegen.RepairNEON()
+
+	leadC0, cont1, cont2, cont3 = avx512Tab.Bytes("leadC0"), avx512Tab.Bytes("cont1"), avx512Tab.Bytes("cont2"), avx512Tab.Bytes("cont3")
+	cont1Esc                    = avx512Tab.Bytes("cont1Esc")
+	neonLeadC0, neonCont1       = neonTab.Bytes("leadC0"), neonTab.Bytes("cont1")
 )
 
-// asmTables returns the read-only data of repair_amd64.s, built from what
-// each entry means: the lookup tables of the classification from the
-// encodings of every scalar value (utf8.EncodeRune) and the bits above,
-// and the indexes and masks of the vector path from the layout they make.
-func asmTables() map[string][]byte {
-	t := map[string][]byte{}
-	table := func(name string, n int) []byte {
-		t[name] = make([]byte, n)
-		return t[name]
+// modelClassifyAVX512 does in Go, for the unit that would start at x[0],
+// what classifyAVX512 does with its tables (under OPTU8 with esc), and
+// returns the bits of m2, m3, m4 and v for it.
+func modelClassifyAVX512(x [4]byte, esc bool) (m2, m3, m4, v bool) {
+	var lead, c1 byte
+	if x[0] >= 0xC0 { // VPERMI2B.Z of zeros for 80..BF and leadC0, masked to 80..FF
+		lead = leadC0[x[0]-0xC0]
 	}
-	// What each lead byte asks of the bytes after it.
-	leadC0 := table("leadC0", 64)
-	var buf [utf8.UTFMax]byte
-	for r := rune(0x80); r <= utf8.MaxRune; r++ {
-		if !utf8.ValidRune(r) {
-			continue
-		}
-		n := utf8.EncodeRune(buf[:], r)
-		if buf[0] < 0xC0 {
-			panic("a lead byte below C0")
-		}
-		e := &leadC0[buf[0]-0xC0]
-		*e |= second8 << (buf[1]>>4 - 8)
-		if n >= 3 {
-			*e |= third
-		}
-		if n == 4 {
-			*e |= fourth
-		}
-		if buf[0] == 0xEE {
-			*e |= escape
-		}
+	switch {
+	case !esc:
+		c1 = cont1[x[1]>>2]
+	case x[1] >= 0x80: // VPERMI2B of zeros for 00..7F and cont1Esc by b>>1
+		c1 = cont1Esc[x[1]>>1-0x40]
 	}
-	// What each byte gives, by b>>2 and, for cont1Esc, by b>>1 from 80 on.
-	cont1, cont2, cont3 := table("cont1", 64), table("cont2", 64), table("cont3", 64)
-	cont1Esc := table("cont1Esc", 64)
+	c2, c3 := cont2[x[2]>>2], cont3[x[3]>>2]
+	m2 = lead&c1 != 0
+	m3 = m2 && lead&c2 != 0
+	m4 = m3 && lead&c3 != 0
+	// The v test: VPTERNLOGD $0x48 with 30 in every byte keeps the bits
+	// 4 and 5 (Third, Fourth) that lead asks and no byte gives, and the
+	// others that both give, of which VPTESTNMB with 70 tests bit 6
+	// (Escape) too.
+	c := c1 | c2 | c3
+	t := lead&^c&0x30 | lead&c&^0x30
+	return m2, m3, m4, x[0] < 0x80 || m2 && t&0x70 == 0
+}
+
+// modelClassifyNEON does in Go, for the unit that would start at x[0],
+// what classifyNEON does with its tables, and returns the bits of m2, m3,
+// m4 and v for it.
+func modelClassifyNEON(x [4]byte) (m2, m3, m4, v bool) {
+	var lead byte
+	if i := x[0] - 0xC0; i < 64 { // VTBL: 0 for an index past 63
+		lead = neonLeadC0[i]
+	}
+	c1 := neonCont1[x[1]>>2]
+	m2 = lead&c1 != 0
+	m3 = m2 && lead&tablegen.Third != 0 && x[2]&0xC0 == 0x80
+	m4 = m3 && lead&tablegen.Fourth != 0 && x[3]&0xC0 == 0x80
+	switch {
+	case x[0] < 0x80:
+		v = true
+	case lead&tablegen.Fourth != 0:
+		v = m4
+	case lead&tablegen.Third != 0:
+		v = m3
+	default:
+		v = m2
+	}
+	return m2, m3, m4, v
+}
+
+// TestClassifyModel checks the meaning of the classification's lookup
+// tables: modelClassifyAVX512 and modelClassifyNEON, which run the
+// kernels' algorithms on them in Go, against refUnit, which reads the
+// definitions, for every first and second byte (with -short, every
+// second byte at an edge of Table 3-7's ranges) and the bytes after them
+// on either side of the continuation bytes' range.
+func TestClassifyModel(t *testing.T) {
+	later := []byte{0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF}
+	var second []byte
 	for b := range 256 {
-		if b < 0x80 || b > 0xBF {
-			continue // not a continuation byte
-		}
-		cont1[b>>2] = second8 << (b>>4 - 8)
-		cont2[b>>2] = third
-		cont3[b>>2] = fourth
-		cont1Esc[(b-0x80)>>1] |= second8 << (b>>4 - 8)
-		if b >= 0xBE {
-			cont1Esc[(b-0x80)>>1] |= escape
-		}
+		second = append(second, byte(b))
 	}
-	// The vector path interleaves 3 streams of 64 bytes into 192:
-	// output byte k is byte k/3 of stream k%3.
-	for part := range 3 {
-		idx := table(fmt.Sprintf("ilvIdx%d", part), 64)
-		for j := range idx {
-			k := 64*part + j
-			idx[j] = byte(k / 3)
-			if k%3 == 1 {
-				idx[j] |= 0x40 // VPERMI2B's second table
+	if testing.Short() {
+		second = slices.Concat(later, []byte{0xAF, 0xB0, 0xBD, 0xBE})
+	}
+	for b0 := range 256 {
+		for _, b1 := range second {
+			for _, b2 := range later {
+				for _, b3 := range later {
+					x := [4]byte{byte(b0), b1, b2, b3}
+					n, valid := refUnit(x[:])
+					want := [4]bool{n >= 2, n >= 3, n >= 4, valid}
+					// OPTU8 escapes U+EF80..U+EFFF: EE BE xx, EE BF xx.
+					wantEsc := want
+					wantEsc[3] = valid && !(b0 == 0xEE && b1 >= 0xBE && b1 <= 0xBF)
+					for _, c := range []struct {
+						name string
+						want [4]bool
+						f    func([4]byte) (m2, m3, m4, v bool)
+					}{
+						{"modelClassifyAVX512", want, func(x [4]byte) (bool, bool, bool, bool) { return modelClassifyAVX512(x, false) }},
+						{"modelClassifyAVX512 OPTU8", wantEsc, func(x [4]byte) (bool, bool, bool, bool) { return modelClassifyAVX512(x, true) }},
+						{"modelClassifyNEON", want, modelClassifyNEON},
+					} {
+						m2, m3, m4, v := c.f(x)
+						if got := [4]bool{m2, m3, m4, v}; got != c.want {
+							t.Fatalf("%s(% x): m2, m3, m4, v = %v; want %v", c.name, x, got, c.want)
+						}
+					}
+				}
 			}
 		}
 	}
-	for s := range 3 {
-		// ilvS: the bytes of the first 64 that stream S takes.
+}
+
+// TestVectorPathTables checks the tables of repairAVX512's vector path
+// by what the kernel does with them: VECOUT interleaves 3 streams of 64
+// bytes, 64 output bytes at a time, with ilvIdxK and the masks of ilv0..2
+// in the order that its calls name them, so that output byte k is byte
+// k/3 of stream k%3; shiftIdx+k-1 moves each byte of a block k places
+// down for k = 1, 2, 3.
+func TestVectorPathTables(t *testing.T) {
+	var streams [3][64]byte
+	for s := range streams {
+		for i := range streams[s] {
+			streams[s][i] = byte(64*s + i)
+		}
+	}
+	mask := func(name string) uint64 {
 		var m uint64
+		for i, b := range avx512Tab.Bytes(name) {
+			m |= uint64(b) << (8 * i)
+		}
+		return m
+	}
+	for part, c := range []struct {
+		idx   string
+		masks [3]string // VECOUT's m0, m1 and m2: where streams 0, 1 and 2 go
+	}{
+		{"ilvIdx0", [3]string{"ilv0", "ilv1", "ilv2"}},
+		{"ilvIdx1", [3]string{"ilv2", "ilv0", "ilv1"}},
+		{"ilvIdx2", [3]string{"ilv1", "ilv2", "ilv0"}},
+	} {
+		idx := avx512Tab.Bytes(c.idx)
+		m2 := mask(c.masks[2])
 		for j := range 64 {
-			if j%3 == s {
-				m |= 1 << j
+			k := 64*part + j
+			var got byte
+			switch {
+			case m2>>j&1 != 0: // VPERMB of the third stream, under m2
+				got = streams[2][idx[j]&63]
+			case idx[j]&0x40 != 0: // VPERMI2B's second table
+				got = streams[1][idx[j]&63]
+			default:
+				got = streams[0][idx[j]&63]
+			}
+			if want := streams[k%3][k/3]; got != want {
+				t.Errorf("%s: output byte %d is byte %d of stream %d; want byte %d of stream %d", c.idx, k, got%64, got/64, k/3, k%3)
+			}
+			for s, name := range c.masks {
+				if got, want := mask(name)>>j&1 != 0, s == k%3; got != want {
+					t.Errorf("%s: bit %d is %v; want %v (output byte %d is of stream %d)", name, j, got, want, k, k%3)
+				}
 			}
 		}
-		binary.LittleEndian.PutUint64(table(fmt.Sprintf("ilv%d", s), 8), m)
 	}
-	shiftIdx := table("shiftIdx", 72)
-	for i := range shiftIdx {
-		shiftIdx[i] = byte(i + 1)
-	}
-	for name, b := range map[string]byte{"bit1": 1, "bit2": 2, "bit4": 4, "escBit": escape} {
-		x := table(name, 64)
-		for i := range x {
-			x[i] = b
-		}
-	}
-	return t
-}
-
-// asmData returns the read-only data that file defines with DATA lines and
-// with its TABLE macro (16 bytes repeated four times), by symbol.
-func asmData(t *testing.T, file string) map[string][]byte {
-	t.Helper()
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data := map[string][]byte{}
-	put := func(name string, off, size int, v uint64) {
-		b := data[name]
-		if len(b) < off+size {
-			b = append(b, make([]byte, off+size-len(b))...)
-		}
-		var w [8]byte
-		binary.LittleEndian.PutUint64(w[:], v)
-		copy(b[off:off+size], w[:size])
-		data[name] = b
-	}
-	parse := func(s string) uint64 {
-		v, err := strconv.ParseUint(s, 0, 64)
-		if err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		return v
-	}
-	for _, m := range regexp.MustCompile(`(?m)^TABLE\((\w+)<>, \$(\w+), \$(\w+)\)$`).FindAllStringSubmatch(string(src), -1) {
-		for k := range 4 {
-			put(m[1], 16*k, 8, parse(m[2]))
-			put(m[1], 16*k+8, 8, parse(m[3]))
-		}
-	}
-	for _, m := range regexp.MustCompile(`(?m)^DATA (\w+)<>\+(\w+)\(SB\)/(\d), \$(\w+)$`).FindAllStringSubmatch(string(src), -1) {
-		put(m[1], int(parse(m[2])), int(parse(m[3])), parse(m[4]))
-	}
-	return data
-}
-
-// TestAsmTables checks every table of repair_amd64.s against asmTables,
-// and that the file defines no other.
-func TestAsmTables(t *testing.T) {
-	got := asmData(t, "repair_amd64.s")
-	want := asmTables()
-	for name, w := range want {
-		if b := got[name]; string(b) != string(w) {
-			t.Errorf("repair_amd64.s: %s is\n% x\nwant\n% x\n%s", name, b, w, dataLines(name, w))
-		}
-	}
-	for name := range got {
-		if _, ok := want[name]; !ok {
-			t.Errorf("repair_amd64.s defines %s, which asmTables does not describe", name)
+	shiftIdx := avx512Tab.Bytes("shiftIdx")
+	for k := 1; k <= 3; k++ {
+		for j := range 64 - k { // VPERMB.Z leaves the last k bytes 0
+			if got := shiftIdx[k-1+j] & 63; int(got) != j+k {
+				t.Errorf("shiftIdx+%d: byte %d takes byte %d; want %d", k-1, j, got, j+k)
+			}
 		}
 	}
 }
 
-// dataLines returns the DATA lines that define name as b.
-func dataLines(name string, b []byte) string {
-	var lines []string
-	for off := 0; off < len(b); off += 8 {
-		lines = append(lines, fmt.Sprintf("DATA %s<>+%d(SB)/8, $%#016x", name, off, binary.LittleEndian.Uint64(b[off:])))
+// TestKernelConsts checks the constants of the kernels by the tests they
+// take part in: those of the AVX2 classification, which compares bytes as
+// signed, against the ranges of Table 3-7, and the others by what the
+// kernels do with them.
+func TestKernelConsts(t *testing.T) {
+	c := func(name string) byte { return avx2Tab.Bytes(name)[0] }
+	gt := func(x, y byte) bool { return int8(x) > int8(y) } // VPCMPGTB
+	ascii := func(x int) bool { return x < 0x80 }
+	for x := range 256 {
+		b := byte(x)
+		for _, p := range []struct {
+			desc      string
+			got, want bool
+		}{
+			{"x > bC1", gt(b, c("bC1")), ascii(x) || x >= 0xC2},
+			{"x > bDF", gt(b, c("bDF")), ascii(x) || x >= 0xE0},
+			{"x > bEF", gt(b, c("bEF")), ascii(x) || x >= 0xF0},
+			{"x > bF4", gt(b, c("bF4")), ascii(x) || x >= 0xF5},
+			{"x == bF4", b == c("bF4"), x == 0xF4},
+			{"x == bE0", b == c("bE0"), x == 0xE0},
+			{"x == bED", b == c("bED"), x == 0xED},
+			{"x == bF0", b == c("bF0"), x == 0xF0},
+			{"bC0 > x", gt(c("bC0"), b), 0x80 <= x && x <= 0xBF},
+			{"bA0 > x", gt(c("bA0"), b), 0x80 <= x && x <= 0x9F},
+			{"b90 > x", gt(c("b90"), b), 0x80 <= x && x <= 0x8F},
+			{"x == bEE", b == c("bEE"), x == 0xEE},
+			{"x > bBD", gt(b, c("bBD")), ascii(x) || x >= 0xBE},
+		} {
+			if p.got != p.want {
+				t.Errorf("%s for x = %#02x: %v; want %v", p.desc, x, p.got, p.want)
+			}
+		}
 	}
-	return strings.Join(lines, "\n")
-}
-
-// avx2Consts returns the read-only data of repair_avx2_amd64.s: the
-// classification's constants, each one byte in 32 lanes, from the
-// encodings of the scalar values that bound its range, and those of the
-// repair kernel's paths.
-func avx2Consts() map[string][]byte {
-	first := func(r rune) byte { var b [4]byte; utf8.EncodeRune(b[:], r); return b[0] }
-	second := func(r rune) byte { var b [4]byte; utf8.EncodeRune(b[:], r); return b[1] }
-	t := map[string][]byte{}
-	for name, b := range map[string]byte{
-		"bC1": first(0x80) - 1,     // below the first 2-byte lead
-		"bDF": first(0x800) - 1,    // below the first 3-byte lead
-		"bEF": first(0x10000) - 1,  // below the first 4-byte lead
-		"bF4": first(utf8.MaxRune), // the last lead
-		"bE0": first(0x800),        // second byte A0..BF
-		"bED": first(0xD7FF),       // second byte 80..9F
-		"bF0": first(0x10000),      // second byte 90..BF
-		"bC0": 0x80 + 0x40,         // one past the continuation bytes
-		"bA0": second(0xD7FF) + 1,  // one past ED's second bytes
-		"b90": second(0x10000),     // one past F4's second bytes, where F0's start
-		"bEE": first(0xEF80),       // the lead of what OPTU8 escapes
-		"bBD": second(0xEF80) - 1,  // below their second bytes
-		"two": cRest,
+	// The constants that fill a vector with one byte.
+	for _, f := range []struct {
+		file tablegen.File
+		name string
+		b    byte
+	}{
+		{avx2Tab, "two", cRest},
+		{avx512Tab, "bit1", 1}, {avx512Tab, "bit2", 2}, {avx512Tab, "bit4", 4},
+		{avx512Tab, "escBit", tablegen.Escape},
 	} {
-		t[name] = bytes.Repeat([]byte{b}, 32)
-	}
-	for i := range 64 {
-		t["iota"] = append(t["iota"], byte(i))
-	}
-	// expandD8: mask byte i/8 of each 32-bit lane for byte i of 32, with
-	// the middle 64-bit words swapped (VPERMQ $0xD8); bitsel: bit i%8.
-	for i := range 32 {
-		t["expandD8"] = append(t["expandD8"], []byte{0, 2, 1, 3}[i/8])
-		t["bitsel"] = append(t["bitsel"], 1<<(i%8))
-	}
-	return t
-}
-
-// TestAsmConstsAVX2 checks every constant of repair_avx2_amd64.s against
-// avx2Consts, and that the file defines no other.
-func TestAsmConstsAVX2(t *testing.T) {
-	got := asmData(t, "repair_avx2_amd64.s")
-	want := avx2Consts()
-	for name, w := range want {
-		if b := got[name]; string(b) != string(w) {
-			t.Errorf("repair_avx2_amd64.s: %s is\n% x\nwant\n% x\n%s", name, b, w, dataLines(name, w))
+		for i, b := range f.file.Bytes(f.name) {
+			if b != f.b {
+				t.Errorf("%s[%d] = %#02x; want %#02x", f.name, i, b, f.b)
+			}
 		}
 	}
-	for name := range got {
-		if _, ok := want[name]; !ok {
-			t.Errorf("repair_avx2_amd64.s defines %s, which avx2Consts does not describe", name)
+	for i, b := range avx2Tab.Bytes("iota") {
+		if int(b) != i {
+			t.Errorf("iota[%d] = %d", i, b)
 		}
 	}
-}
-
-// TestAsmTablesNEON checks the tables of classify_arm64.s: the lookup
-// tables are classifyAVX512's (asmTables), and bitWeights gives byte i
-// bit i%8.
-func TestAsmTablesNEON(t *testing.T) {
-	got := asmData(t, "classify_arm64.s")
-	all := asmTables()
-	want := map[string][]byte{"leadC0": all["leadC0"], "cont1": all["cont1"], "bitWeights": make([]byte, 16)}
-	for i := range want["bitWeights"] {
-		want["bitWeights"][i] = 1 << (i % 8)
-	}
-	for name, w := range want {
-		if b := got[name]; string(b) != string(w) {
-			t.Errorf("classify_arm64.s: %s is\n% x\nwant\n% x\n%s", name, b, w, dataLines(name, w))
+	// expandD8 and bitsel: byte p, in the order of VPERMQ $0xD8, which
+	// swaps the middle 64-bit words, tests bit i of the mask.
+	expandD8, bitsel := avx2Tab.Bytes("expandD8"), avx2Tab.Bytes("bitsel")
+	for p := range 32 {
+		i := 8*[]int{0, 2, 1, 3}[p/8] + p%8
+		if bits.OnesCount8(bitsel[p]) != 1 || int(expandD8[p])*8+bits.TrailingZeros8(bitsel[p]) != i {
+			t.Errorf("expandD8[%d], bitsel[%d] = %d, %#02x; want the bit %d of the mask", p, p, expandD8[p], bitsel[p], i)
 		}
 	}
-	for name := range got {
-		if _, ok := want[name]; !ok {
-			t.Errorf("classify_arm64.s defines %s, which TestAsmTablesNEON does not describe", name)
+	// bitWeights: bit i%8 in byte i, which VADDP sums into mask bytes.
+	for i, b := range neonTab.Bytes("bitWeights") {
+		if b != 1<<(i%8) {
+			t.Errorf("bitWeights[%d] = %#02x; want %#02x", i, b, 1<<(i%8))
 		}
 	}
 }

@@ -3,90 +3,19 @@ package valid
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/utf8stream/utf8stream/internal/tablegen"
 )
 
-// The error bits of the lookup tables of valid_arm64.s, where each is
-// described: the bits of valid_amd64.s in another order, with TooLong
-// merged into TwoConts and 0x02 left unused.
-const (
-	neonTwoConts  = 0x01
-	neonTooShort  = 0x04
-	neonOverlong3 = 0x08
-	neonTooLarge  = 0x10
-	neonSurrogate = 0x20
-	neonOverlong2 = 0x40
-	neonOverlong4 = 0x80
-)
+// neonTab holds the tables of valid_arm64.s.
+var neonTab = tablegen.ValidNEON()
 
-// neonTables returns the tables of valid_arm64.s, built from what a byte
-// says of the errors it can take part in: lead and leadEE by the earlier
-// byte less C0 (the lead bytes), curHigh by the high nibble of the later
-// byte.
-func neonTables() map[string][]byte {
-	lead := make([]byte, 64)
-	for i := range lead {
-		b := 0xC0 + i
-		lead[i] = neonTooShort
-		switch {
-		case b <= 0xC1:
-			lead[i] |= neonOverlong2
-		case b == 0xE0:
-			lead[i] |= neonOverlong3
-		case b == 0xED:
-			lead[i] |= neonSurrogate
-		case b == 0xF0:
-			lead[i] |= neonOverlong4
-		case b == 0xF4:
-			lead[i] |= neonTooLarge
-		case b >= 0xF5:
-			lead[i] |= neonTooLarge | neonOverlong4
-		}
-	}
-	leadEE := append([]byte(nil), lead...)
-	leadEE[ee-0xC0] |= neonOverlong3 | neonSurrogate // EE: stop whatever follows
-	leadBMP := append([]byte(nil), lead...)
-	for b := 0xF0; b <= 0xF4; b++ { // F0..F4: stop whatever follows
-		leadBMP[b-0xC0] |= neonTooLarge | neonOverlong4
-	}
-	curHigh := make([]byte, 16)
-	for n := range curHigh {
-		switch {
-		case n < 0x8 || n >= 0xC: // not a continuation byte
-			curHigh[n] = neonTooShort
-		default: // 80..BF
-			curHigh[n] = neonTwoConts | neonOverlong2
-			if n <= 0x9 { // 80..9F
-				curHigh[n] |= neonOverlong3
-			}
-			if n >= 0x9 { // 90..BF
-				curHigh[n] |= neonTooLarge
-			}
-			if n == 0x8 { // 80..8F
-				curHigh[n] |= neonOverlong4
-			}
-			if n >= 0xA { // A0..BF
-				curHigh[n] |= neonSurrogate
-			}
-		}
-	}
-	return map[string][]byte{"lead": lead, "leadEE": leadEE, "leadBMP": leadBMP, "curHigh": curHigh}
-}
-
-// TestNEONTables checks the bytes of the tables in valid_arm64.s against
-// neonTables, and that no entry holds the bit 0x02, which the sum in the
-// kernels relies on.
+// TestNEONTables checks that no entry of the lookup tables of
+// valid_arm64.s holds the bit 0x02, which the sum in the kernels relies
+// on.
 func TestNEONTables(t *testing.T) {
-	got := asmData(t, "valid_arm64.s")
-	for name, want := range neonTables() {
-		b, ok := got[name]
-		if !ok {
-			t.Errorf("valid_arm64.s does not define %s", name)
-			continue
-		}
-		if string(b) != string(want) {
-			t.Errorf("valid_arm64.s: %s is\n% x\nwant\n% x\n%s", name, b, want, tableLine(name, append(want, make([]byte, 64-len(want))...)))
-		}
-		for i, v := range want {
+	for _, name := range []string{"lead", "leadEE", "leadBMP", "curHigh"} {
+		for i, v := range neonTab.Bytes(name) {
 			if v&0x02 != 0 {
 				t.Errorf("%s[%d] = %#02x holds 0x02", name, i, v)
 			}
@@ -94,15 +23,13 @@ func TestNEONTables(t *testing.T) {
 	}
 }
 
-var neonTab = neonTables()
-
 // neonModel does in Go, a byte at a time, what the kernels of
-// valid_arm64.s do with the tables of neonTables, and returns the n they
+// valid_arm64.s do with the tables of neonTab, and returns the n they
 // return: the first byte that shows an error, or len(p) if there is none
 // and p does not end inside a sequence, or len(p)-1 if it does.
 func neonModel(p []byte, v variant) int {
-	lead := neonTab[map[variant]string{plain: "lead", beforeEE: "leadEE", bmp: "leadBMP"}[v]]
-	curHigh := neonTab["curHigh"]
+	lead := neonTab.Bytes(map[variant]string{plain: "lead", beforeEE: "leadEE", bmp: "leadBMP"}[v])
+	curHigh := neonTab.Bytes("curHigh")
 	at := func(i int) byte { // zeros before p
 		if i < 0 {
 			return 0
@@ -117,7 +44,7 @@ func neonModel(p []byte, v variant) int {
 	}
 	for i, c := range p {
 		p1, p2, p3 := at(i-1), at(i-2), at(i-3)
-		var d byte = neonTwoConts // VMOVI, then TBX by p1^C0
+		var d byte = tablegen.NEONTwoConts // VMOVI, then TBX by p1^C0
 		if idx := p1 ^ 0xC0; idx < 64 {
 			d = lead[idx]
 		}

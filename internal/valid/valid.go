@@ -16,7 +16,12 @@
 // U+E000..U+EFFF, where OPTU8's escape range lies. The BMP variants also
 // stop at each byte F0..FF: the valid prefix they find holds only
 // characters of the Basic Multilingual Plane, up to U+FFFF.
+//
+// The kernels' lookup tables and constants come from internal/tablegen,
+// which go generate runs to write tables_amd64.h and tables_arm64.h.
 package valid
+
+//go:generate go run ../tablegen/gen.go
 
 import (
 	"bytes"

@@ -64,107 +64,9 @@ none:                                 \
 	MOVQ $-1, (R13)                   \
 	RET
 
-// The error bits of the lookup tables, after simdjson's lookup4 (the
-// names are simdjson's; table_test.go builds every table from them and
-// checks the bytes below):
-//
-//	TooShort   0x01  a lead byte not followed by a continuation byte
-//	TooLong    0x02  an ASCII byte followed by a continuation byte
-//	Overlong3  0x04  E0 followed by 80..9F
-//	TooLarge   0x08  F4 followed by 90..BF, or F5..FF followed by 90..BF
-//	Surrogate  0x10  ED followed by A0..BF
-//	Overlong2  0x20  C0 or C1 followed by a continuation byte
-//	Overlong4  0x40  F0 followed by 80..8F; also F5..FF followed by 80..8F
-//	TwoConts   0x80  a continuation byte followed by one; wanted only 2 or 3
-//	                 bytes after a 3- or 4-byte lead, where CHECK2 and CHECK4
-//	                 flip it
-//	Carry      0x83  TooShort|TooLong|TwoConts: the bits that the low nibble
-//	                 of the earlier byte does not decide
-//
-// A byte shows an error where the three lookups, by the high and low
-// nibbles of the byte before it and by its own high nibble, share a bit.
-
-// Each table is 16 bytes, repeated to 64 so that VPERMB, which uses the
-// low 6 bits of an index, can look it up without masking the index
-// (TABLE, in table_amd64.h).
-#include "table_amd64.h"
-
-// prevHigh, by the high nibble of the earlier byte:
-//
-//	0..7  TooLong                              02
-//	8..B  TwoConts                             80
-//	C     TooShort|Overlong2                   21
-//	D     TooShort                             01
-//	E     TooShort|Overlong3|Surrogate         15
-//	F     TooShort|TooLarge|Overlong4          49
-TABLE(prevHigh<>, $0x0202020202020202, $0x4915012180808080)
-
-// prevLow, by the low nibble of the earlier byte:
-//
-//	0     Carry|Overlong3|Overlong2|Overlong4  e7
-//	1     Carry|Overlong2                      a3
-//	2..3  Carry                                83
-//	4     Carry|TooLarge                       8b
-//	5..C  Carry|TooLarge|Overlong4             cb
-//	D     Carry|TooLarge|Overlong4|Surrogate   db
-//	E..F  Carry|TooLarge|Overlong4             cb
-TABLE(prevLow<>, $0xcbcbcb8b8383a3e7, $0xcbcbdbcbcbcbcbcb)
-
-// prevLowEE, prevLow for the kernels that stop before EE, has E as
-// Carry|TooLarge|Overlong4|Overlong3|Surrogate (df): the bits 0x04 and
-// 0x10 that prevHigh has only for a high nibble E, so that EE followed by
-// 80..9F or A0..BF shows an error at the byte after it, as EE followed by
-// anything else does already. The stop costs nothing per block, and the n
-// these kernels return is at most one past the first EE.
-TABLE(prevLowEE<>, $0xcbcbcb8b8383a3e7, $0xcbdfdbcbcbcbcbcb)
-
-// prevLowBMP, prevLow for the kernels that stop before each byte F0..FF,
-// has 0..4 with TooLarge|Overlong4 (48) too: the bits that prevHigh has
-// only for a high nibble F, and of which curHigh has one for each
-// continuation byte (Overlong4 for 8x, TooLarge for 9x..Bx), so that F0..F4
-// followed by a continuation byte show an error at the byte after the
-// lead, as F0..F4 followed by anything else and F5..FF do already:
-//
-//	0     Carry|Overlong3|Overlong2|TooLarge|Overlong4  ef
-//	1     Carry|Overlong2|TooLarge|Overlong4            eb
-//	2..C  Carry|TooLarge|Overlong4                      cb
-//	D     Carry|TooLarge|Overlong4|Surrogate            db
-//	E..F  Carry|TooLarge|Overlong4                      cb
-//
-// The stop costs nothing per block, and the n these kernels return is at
-// most one past the first byte F0..FF.
-TABLE(prevLowBMP<>, $0xcbcbcbcbcbcbebef, $0xcbcbdbcbcbcbcbcb)
-
-// curHigh, by the high nibble of the later byte:
-//
-//	0..7  TooShort                                        01
-//	8     TooLong|Overlong2|TwoConts|Overlong3|Overlong4  e6
-//	9     TooLong|Overlong2|TwoConts|Overlong3|TooLarge   ae
-//	A..B  TooLong|Overlong2|TwoConts|Surrogate|TooLarge   ba
-//	C..F  TooShort                                        01
-TABLE(curHigh<>, $0x0101010101010101, $0x01010101babaaee6)
-
-// A block ends inside a sequence where one of its last three bytes is
-// greater than incompleteMax there: the last byte greater than BF (a lead
-// byte), the one before greater than DF (a 3- or 4-byte lead), or the one
-// before that greater than EF (a 4-byte lead). Every other byte is FF.
-DATA incompleteMax<>+0x00(SB)/8, $0xffffffffffffffff
-DATA incompleteMax<>+0x08(SB)/8, $0xffffffffffffffff
-DATA incompleteMax<>+0x10(SB)/8, $0xffffffffffffffff
-DATA incompleteMax<>+0x18(SB)/8, $0xffffffffffffffff
-DATA incompleteMax<>+0x20(SB)/8, $0xffffffffffffffff
-DATA incompleteMax<>+0x28(SB)/8, $0xffffffffffffffff
-DATA incompleteMax<>+0x30(SB)/8, $0xffffffffffffffff
-DATA incompleteMax<>+0x38(SB)/8, $0xbfdfefffffffffff
-GLOBL incompleteMax<>(SB), RODATA|NOPTR, $64
-
-// high holds 0x80 in every byte: the bit of TwoConts that CHECK2R takes
-// from the bytes two and three places before.
-DATA high<>+0x00(SB)/8, $0x8080808080808080
-DATA high<>+0x08(SB)/8, $0x8080808080808080
-DATA high<>+0x10(SB)/8, $0x8080808080808080
-DATA high<>+0x18(SB)/8, $0x8080808080808080
-GLOBL high<>(SB), RODATA|NOPTR, $32
+// The lookup tables and constants, which tables_amd64.h, generated by
+// internal/tablegen, describes entry by entry.
+#include "tables_amd64.h"
 
 // SETUP2 loads the constants of the AVX2 kernels and clears Y7.
 #define SETUP2 \
@@ -252,14 +154,6 @@ GLOBL high<>(SB), RODATA|NOPTR, $32
 	VPOR    Y1, Y0, Y0       \
 	VPOR    Y3, Y2, Y2       \
 	VPOR    Y2, Y0, Y0
-
-// iota holds the bytes 0 to 31, for masks of the first or last n bytes of
-// a block.
-DATA iota<>+0x00(SB)/8, $0x0706050403020100
-DATA iota<>+0x08(SB)/8, $0x0f0e0d0c0b0a0908
-DATA iota<>+0x10(SB)/8, $0x1716151413121110
-DATA iota<>+0x18(SB)/8, $0x1f1e1d1c1b1a1918
-GLOBL iota<>(SB), RODATA|NOPTR, $32
 
 // SHORTFLAGS sets CX to a bit for each byte of the block in Y0 that shows
 // an error, with zeros before the block, and leaves in Y7 the bytes of an
@@ -523,14 +417,6 @@ ret:
 	STORE4(Z5, 64)     \
 	STORE4(Z6, 128)    \
 	STORE4(Z7, 192)
-
-// nl holds 0A in every byte, for the AVX2 counting kernels, which have no
-// register to spare for it.
-DATA nl<>+0x00(SB)/8, $0x0a0a0a0a0a0a0a0a
-DATA nl<>+0x08(SB)/8, $0x0a0a0a0a0a0a0a0a
-DATA nl<>+0x10(SB)/8, $0x0a0a0a0a0a0a0a0a
-DATA nl<>+0x18(SB)/8, $0x0a0a0a0a0a0a0a0a
-GLOBL nl<>(SB), RODATA|NOPTR, $32
 
 // COUNTRESULT stores the results of a counting kernel, whose body keeps
 // the end of the blocks counted in end and the start of the last group with
