@@ -449,20 +449,18 @@ ret:
 // ACC2PAIR_COUNT counts the two blocks at AX, from memory, and Y9, the
 // second.
 #define ACC2PAIR_COUNT \
-	VMOVDQU   nl<>(SB), Y1        \
-	VPCMPEQB  (SI)(AX*1), Y1, Y2  \
-	VPCMPEQB  Y9, Y1, Y3          \
-	MOVQ      AX, R10             \
-	NOTQ      R10                 \
-	VPOR      Y2, Y3, Y1          \
-	VPTEST    Y1, Y1              \
-	CMOVQNE   R10, R11            \
-	VPMOVMSKB Y2, CX              \
-	POPCNTL   CX, CX              \
-	ADDQ      CX, R14             \
-	VPMOVMSKB Y3, CX              \
-	POPCNTL   CX, CX              \
-	ADDQ      CX, R14             \
+	VMOVDQU   nl<>(SB), Y1       \
+	VPCMPEQB  (SI)(AX*1), Y1, Y2 \
+	VPCMPEQB  Y9, Y1, Y3         \
+	VPMOVMSKB Y2, CX             \
+	VPMOVMSKB Y3, R10            \
+	SHLQ      $32, R10           \
+	ORQ       R10, CX            \
+	MOVQ      AX, R10            \
+	NOTQ      R10                \
+	POPCNTQ   CX, CX             \
+	CMOVQNE   R10, R11           \
+	ADDQ      CX, R14            \
 	LEAQ      64(AX), R10
 
 // RUN2_COUNT starts a run of ASCII blocks, at R10 = AX, with Y7 clear:
