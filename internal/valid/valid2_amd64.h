@@ -72,11 +72,6 @@ asciiPair:
 	ADDQ   $64, AX
 	JMP    runEntry
 
-runExit:
-	// The end of a run of ASCII blocks in the counting kernels.
-	FLUSH2
-	JMP loop
-
 single:
 	CMPQ      AX, BX
 	JA        tail

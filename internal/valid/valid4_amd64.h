@@ -93,15 +93,6 @@ found2:
 	KMOVQ    K2, K1
 	JMP      found512
 
-firstExit512:
-	// The ends of the runs of ASCII blocks in the counting kernels.
-	FLUSH4
-	JMP firstEnd512
-
-runExit512:
-	FLUSH4
-	JMP loop512
-
 single512:
 	CMPQ      CX, $64
 	JB        tail512

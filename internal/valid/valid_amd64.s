@@ -428,6 +428,22 @@ ret:
 	MOVQ group, 24(R13) \
 	RET
 
+// RUNEXITS2 and RUNEXITS4 are where the counting bodies' runs of ASCII
+// blocks end (RUNEXIT2, RUNEXIT4 and FIRSTEXIT4), after the kernel's RET,
+// so that the other bodies keep their layout.
+#define RUNEXITS2 \
+runExit:          \
+	FLUSH2_COUNT  \
+	JMP loop
+
+#define RUNEXITS4 \
+firstExit512:     \
+	FLUSH4_COUNT  \
+	JMP firstEnd512 \
+runExit512:       \
+	FLUSH4_COUNT  \
+	JMP loop512
+
 #define INIT2_COUNT \
 	XORL R14, R14 \
 	XORL R10, R10 \
@@ -641,6 +657,7 @@ TEXT ·countAVX2(SB), NOSPLIT, $0-0
 #define RUNEXIT2 runExit
 #include "valid2_amd64.h"
 	COUNTRESULT(R10, R11)
+	RUNEXITS2
 
 // copyCountAVX2 is copyAVX2 that counts newlines.
 // Requires: AVX, AVX2, POPCNT
@@ -657,6 +674,7 @@ TEXT ·copyCountAVX2(SB), NOSPLIT, $0-0
 #define RUNEXIT2 runExit
 #include "valid2_amd64.h"
 	COUNTRESULT(R10, R11)
+	RUNEXITS2
 
 // countAVX512 is checkAVX512 that counts newlines.
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2, POPCNT
@@ -675,6 +693,7 @@ TEXT ·countAVX512(SB), NOSPLIT, $0-0
 #define FIRSTEXIT4 firstExit512
 #include "valid4_amd64.h"
 	COUNTRESULT(BX, R10)
+	RUNEXITS4
 
 // copyCountAVX512 is copyAVX512 that counts newlines.
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2, POPCNT
@@ -693,6 +712,7 @@ TEXT ·copyCountAVX512(SB), NOSPLIT, $0-0
 #define FIRSTEXIT4 firstExit512
 #include "valid4_amd64.h"
 	COUNTRESULT(BX, R10)
+	RUNEXITS4
 
 // func vecValid(p []byte) int
 // Input shorter than 32 bytes goes to shortAVX2 on both paths.
