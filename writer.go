@@ -66,14 +66,14 @@ const writerRoom = max(repair.MaxRoom, minOut)
 
 // A mark records a unit in Writer.buf whose output differs from its input,
 // so that a short write can be traced back to the input it covers; or, with
-// dense set, a stretch of units that the block loop wrote, whose units are
+// stretch set, a stretch of units that the block loop wrote, whose units are
 // found again only when a short write ends inside it; or, with copied set,
 // a well-formed sequence completed from carried bytes, whose output is its
 // input and so counts byte for byte.
 type mark struct {
 	out, nout int  // the unit's output is buf[out:out+nout]
 	nin       int  // the unit's input bytes from the current p: the last nin of a copied unit
-	dense     bool // a stretch of units, not one
+	stretch   bool // a stretch of units, not one
 	copied    bool // the output is the carried bytes and then nin bytes of p
 }
 
@@ -236,7 +236,7 @@ func (wr *Writer) write(p []byte) (n int, err error) {
 
 // writeWide is Write's loop where the input is UTF-16 (DetectBOM found its
 // byte order mark), from n on: each Transform's output goes into buf with
-// one dense mark, which written takes apart again if a write is short. A
+// one stretch mark, which written takes apart again if a write is short. A
 // unit cut short at the end of p is kept in tail. It returns, with an
 // error, the count that Write returns.
 func (wr *Writer) writeWide(p []byte, n int) (int, error) {
@@ -264,11 +264,11 @@ func (wr *Writer) writeWide(p []byte, n int) (int, error) {
 }
 
 // keep takes into buf the nd bytes of output that the caller wrote in its
-// free room for ns bytes of p from n on, with a mark for them (dense for a
+// free room for ns bytes of p from n on, with a mark for them (stretch for a
 // stretch of the block loop's), and flushes buf when the marks are full. It
 // returns the new n, or with an error the count that Write returns.
-func (wr *Writer) keep(p []byte, n, nd, ns int, dense bool) (int, error) {
-	wr.addMark(nd, ns, dense)
+func (wr *Writer) keep(p []byte, n, nd, ns int, stretch bool) (int, error) {
+	wr.addMark(nd, ns, stretch)
 	n += ns
 	if len(wr.marks) >= maxMarks {
 		wr.merge(n)
@@ -292,13 +292,13 @@ func (wr *Writer) merge(n int) {
 	}
 	out := wr.marks[k].out
 	in += out - pos
-	wr.marks = append(wr.marks[:k], mark{out: out, nout: len(wr.buf) - out, nin: n - wr.base - in, dense: true})
+	wr.marks = append(wr.marks[:k], mark{out: out, nout: len(wr.buf) - out, nin: n - wr.base - in, stretch: true})
 }
 
 // addMark takes into buf the nd bytes of output written in its free room
 // for nin bytes of input, with a mark for them.
-func (wr *Writer) addMark(nd, nin int, dense bool) {
-	wr.marks = append(wr.marks, mark{out: len(wr.buf), nout: nd, nin: nin, dense: dense})
+func (wr *Writer) addMark(nd, nin int, stretch bool) {
+	wr.marks = append(wr.marks, mark{out: len(wr.buf), nout: nd, nin: nin, stretch: stretch})
 	wr.buf = wr.buf[:len(wr.buf)+nd]
 }
 
@@ -393,7 +393,7 @@ func (wr *Writer) written(src []byte, m int) int {
 		if m < mk.out+mk.nout {
 			in += max(min(m, mk.out)-pos, 0)
 			switch {
-			case mk.dense:
+			case mk.stretch:
 				in += stretchWritten(wr.t, src[in:], m-mk.out)
 			case mk.copied:
 				// The output before p's bytes is the carried bytes.

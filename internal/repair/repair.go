@@ -85,7 +85,7 @@ type Table struct {
 	// little-endian word stored whole, of which n[k<<8|b] bytes count.
 	out [4 << 8]uint64 // the fourth kind is never used: it saves a bounds check
 	n   [4 << 8]uint8
-	// The same output for repairAVX512's vector path, which serves the
+	// The same output for repairAVX512's per-byte path, which serves the
 	// tables whose every output fits in 3 bytes: vout[k][b-0x80] is byte
 	// k of the output of ill-formed byte b (only bytes 80..FF can be
 	// ill-formed), and bit k of vlen[b-0x80] is set when it has more than
@@ -135,7 +135,7 @@ func NewTable(s Spec) (*Table, error) {
 			t.maxOut = max(t.maxOut, n)
 		}
 	}
-	if vecPath && t.maxOut <= 3 {
+	if perBytePath && t.maxOut <= 3 {
 		t.vec = 1
 		if t.perByte {
 			t.vec = 2
@@ -163,7 +163,7 @@ func (tab *Table) Room(n int) int { return n * tab.maxOut }
 
 // BlockRoom returns the room in dst that Blocks needs to take a whole
 // block: twice the most that one block and the end of its last unit can
-// write, or than putBlock's buffer holds.
+// write, or than putPerByte's buffer holds.
 func (tab *Table) BlockRoom() int {
 	return 2 * max((64+3)*tab.maxOut+16, 512+8)
 }
@@ -452,11 +452,11 @@ func blocks(dst, src []byte, end int, tab *Table, record func(off, n int), count
 			}
 			subparts += bits.OnesCount64(start)
 			nbytes += bits.OnesCount64(bad)
-			if !cb && bits.OnesCount64(bad) > putBlockMin {
+			if !cb && bits.OnesCount64(bad) > perByteMin {
 				// Many ill-formed bytes: one table step for each byte
 				// costs less than one for each ill-formed byte and a
 				// copy between.
-				j = tab.putBlock(dst, j, src[p:p+cnt], start, rest)
+				j = tab.putPerByte(dst, j, src[p:p+cnt], start, rest)
 				p += cnt
 				if done {
 					break
@@ -507,17 +507,17 @@ func copyWords(dst, src []byte) int {
 	return n
 }
 
-// putBlockMin is how many ill-formed bytes a block must hold for putBlock
+// perByteMin is how many ill-formed bytes a block must hold for putPerByte
 // to write it.
-const putBlockMin = 12
+const perByteMin = 12
 
-// putBlock writes the output of the bytes of src (at most 64), whose
+// putPerByte writes the output of the bytes of src (at most 64), whose
 // subparts start at the bits of start and go on at those of rest, to
 // dst[j:] and returns the new j. It is kept out of blocks, which has too
 // many values live for this loop to stay in registers there.
 //
 //go:noinline
-func (tab *Table) putBlock(dst []byte, j int, src []byte, start, rest uint64) int {
+func (tab *Table) putPerByte(dst []byte, j int, src []byte, start, rest uint64) int {
 	// Within the block the output offset o stays below 64*8, so o&511 is
 	// o and the compiler can see that every store fits in d. The kinds
 	// of each half of the block are interleaved into one word, 2 bits a

@@ -60,14 +60,14 @@ const (
 	frameSize      = frameDirtyStep + 8
 )
 
-// How many ill-formed bytes a block must hold for the many-errors path of
+// How many ill-formed bytes a block must hold for the per-byte path of
 // each kernel, which writes a table word for each byte of the block rather
 // than copy the valid runs between them.
 const (
 	//lint:ignore U1000 repairAVX512 reads it from go_asm.h
-	vecMin = 4 // repairAVX512's vector path
+	perByteMinAVX512 = 4 // repairAVX512's per-byte path
 	//lint:ignore U1000 repairAVX2 reads it from go_asm.h
-	denseMin = 12 // repairAVX2's
+	perByteMinAVX2 = 12 // repairAVX2's
 )
 
 // impl is the implementation in use: the fastest one supported.
@@ -81,9 +81,9 @@ var impl = func() int {
 	return implGeneric
 }()
 
-// vecPath reports whether repairAVX512 may take its vector path, which
+// perBytePath reports whether repairAVX512 may take its per-byte path, which
 // needs VPCOMPRESSB (AVX-512 VBMI2) on top of what the kernel needs.
-var vecPath = cpu.X86.HasAVX512VBMI2
+var perBytePath = cpu.X86.HasAVX512VBMI2
 
 //go:noescape
 func classifyAVX512(src []byte, out []blockClass)

@@ -74,10 +74,10 @@ done:
 // func repairAVX512(dst, src []byte, n int, tab *Table, st *state)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, BMI1, BMI2, POPCNT
 // It runs its AVX512VBMI2 instructions only where tab.vec is set
-// (vecPath). It classifies the n <= const_batch blocks from st.p
+// (perBytePath). It classifies the n <= const_batch blocks from st.p
 // on into its frame, as classifyAVX512 does, and then repairs them: a
 // block with a few ill-formed bytes as copies of the valid runs between
-// them and a table word for each, one with const_vecMin or more in the vector
+// them and a table word for each, one with const_perByteMinAVX512 or more in the vector
 // path. See kernelBlocks.
 TEXT ·repairAVX512(SB), $1048-72
 	REPAIR_ENTER
@@ -146,12 +146,12 @@ classified:
 	VPCMPEQB (SI)(DX*1), Z28, K1           \
 	VPCMPUB  $2, 1(SI)(DX*1), Z29, K1, K1  \
 	KMOVQ    K1, AX
-// Many ill-formed bytes, and a table that the vector path serves.
-#define DENSE_TEST \
+// Many ill-formed bytes, and a table that the per-byte path serves.
+#define PERBYTE_TEST \
 	CMPB    Table_vec(R13), $0 \
 	JEQ     scalar           \
 	POPCNTQ R10, AX          \
-	CMPQ    AX, $const_vecMin     \
+	CMPQ    AX, $const_perByteMinAVX512     \
 	JAE     vector
 #include "repair_loop_amd64.h"
 

@@ -156,8 +156,8 @@ done:
 // Requires: AVX, AVX2, BMI1, POPCNT
 // It classifies the n <= const_batch blocks from st.p on into its frame, as classifyAVX2 does, and then
 // repairs them: a block with a few ill-formed bytes as copies of the
-// valid runs between them and a table word for each, one with const_denseMin
-// or more in the dense path, a table word for each of its bytes. See
+// valid runs between them and a table word for each, one with const_perByteMinAVX2
+// or more in the per-byte path, a table word for each of its bytes. See
 // kernelBlocks.
 TEXT ·repairAVX2(SB), $1048-72
 	REPAIR_ENTER
@@ -199,7 +199,7 @@ classified:
 	MOVQ n+48(FP), R15
 	MOVQ src_base+24(FP), SI
 
-// The block loop keeps the dense path's constants in Y10 to Y12.
+// The block loop keeps the per-byte path's constants in Y10 to Y12.
 #define REPAIR_SETUP \
 	VMOVDQU expandD8<>(SB), Y10 \
 	VMOVDQU bitsel<>(SB), Y11   \
@@ -217,10 +217,10 @@ classified:
 	VPMOVMSKB Y0, R8               \
 	SHLQ      $32, R8              \
 	ORQ       R8, AX
-#define DENSE_TEST \
+#define PERBYTE_TEST \
 	POPCNTQ R10, AX         \
-	CMPQ    AX, $const_denseMin  \
-	JAE     dense
+	CMPQ    AX, $const_perByteMinAVX2  \
+	JAE     perByte
 #include "repair_loop_amd64.h"
 
 // KINDS sets y to the kinds of 32 bytes, in the order of VPERMQ $0xD8,
@@ -266,7 +266,7 @@ classified:
 	VPEXTRQ      $1, x, R8 \
 	PUT4
 
-dense:
+perByte:
 	// The table index kind<<8|b of each byte of the block, 16 to a Y
 	// register: the kinds from start (R9) and bad (R10), and the bytes,
 	// each half in the order of VPERMQ $0xD8, which VPUNPCKLBW and

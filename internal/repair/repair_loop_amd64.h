@@ -14,7 +14,7 @@
 //	              but EE: of those, the loop keeps the ones that start an
 //	              ill-formed subpart of 3 bytes (m3), which under tab.esc
 //	              only the escapes are
-//	DENSE_TEST    jumps to the includer's path for a block with many
+//	PERBYTE_TEST    jumps to the includer's path for a block with many
 //	              ill-formed bytes (bad in R10, start in R9), which ends
 //	              with JMP next, or falls through to the scalar path
 
@@ -123,7 +123,7 @@ starts:
 	MOVQ    AX, state_first(R14)
 
 counted:
-	DENSE_TEST
+	PERBYTE_TEST
 
 scalar:
 	XORL R11, R11 // q0: the start of the valid run before the next bad byte

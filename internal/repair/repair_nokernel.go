@@ -2,8 +2,8 @@
 
 package repair
 
-// vecPath reports whether the kernel has a vector path: there is no kernel.
-const vecPath = false
+// perBytePath reports whether the kernel has a per-byte path: there is no kernel.
+const perBytePath = false
 
 // haveKernel reports whether kernelBlocks has a kernel to run: not here.
 func haveKernel() bool { return false }

@@ -266,7 +266,7 @@ func TestRepairClean(t *testing.T) {
 
 // TestRepairRoom checks that kernelBlocks writes nothing past st.jmax plus
 // repairRoom(), under every table it serves, in its scalar loop and in its
-// vector path, on blocks whose every byte is ill-formed and has the
+// per-byte path, on blocks whose every byte is ill-formed and has the
 // longest output: the copy of the last valid run then starts furthest on.
 func TestRepairRoom(t *testing.T) {
 	forKernels(t, func(t *testing.T) {
@@ -392,14 +392,14 @@ func onePage(n int) []byte {
 	return b[i : i+n]
 }
 
-// TestRepairVector checks repairAVX512's vector path, which writes a block
+// TestRepairPerByte checks repairAVX512's per-byte path, which writes a block
 // with many ill-formed bytes in one pass, against its loop over each
 // ill-formed byte: the same table with vec cleared. The blocks hold from 0
 // to 64 ill-formed bytes, on both sides of VEC_MIN, under every table that
 // the path serves.
-func TestRepairVector(t *testing.T) {
-	if !slices.Contains(ImplNames(), "avx512") || !vecPath {
-		t.Skip("no vector path")
+func TestRepairPerByte(t *testing.T) {
+	if !slices.Contains(ImplNames(), "avx512") || !perBytePath {
+		t.Skip("no per-byte path")
 	}
 	defer SetImpl("avx512")()
 	const n = 8 // blocks
@@ -436,7 +436,7 @@ func TestRepairVector(t *testing.T) {
 		}
 	}
 	if !modes[1] || !modes[2] {
-		t.Errorf("the vector path serves modes %v; want 1 (per subpart) and 2 (per byte)", modes)
+		t.Errorf("the per-byte path serves modes %v; want 1 (per subpart) and 2 (per byte)", modes)
 	}
 }
 

@@ -117,13 +117,13 @@ func TestClassifyModel(t *testing.T) {
 	}
 }
 
-// TestVectorPathTables checks the tables of repairAVX512's vector path
+// TestPerByteTables checks the tables of repairAVX512's per-byte path
 // by what the kernel does with them: VECOUT interleaves 3 streams of 64
 // bytes, 64 output bytes at a time, with ilvIdxK and the masks of ilv0..2
 // in the order that its calls name them, so that output byte k is byte
 // k/3 of stream k%3; shiftIdx+k-1 moves each byte of a block k places
 // down for k = 1, 2, 3.
-func TestVectorPathTables(t *testing.T) {
+func TestPerByteTables(t *testing.T) {
 	var streams [3][64]byte
 	for s := range streams {
 		for i := range streams[s] {

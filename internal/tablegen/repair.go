@@ -77,7 +77,7 @@ func classifyTables() (leadC0, cont1, cont2, cont3, cont1Esc []byte) {
 
 // RepairAVX512 returns tables_amd64.h of internal/repair, which
 // repair_amd64.s includes: the lookup tables of classifyAVX512 and the
-// indexes and masks of repairAVX512's vector path.
+// indexes and masks of repairAVX512's per-byte path.
 func RepairAVX512() File {
 	leadC0, cont1, cont2, cont3, cont1Esc := classifyTables()
 	ts := []Table{
@@ -94,7 +94,7 @@ func RepairAVX512() File {
 				"so that the v test finds EE BE and EE BF:"},
 	}
 
-	// The vector path interleaves 3 streams of 64 bytes into 192: output
+	// The per-byte path interleaves 3 streams of 64 bytes into 192: output
 	// byte k is byte k/3 of stream k%3.
 	for s := range 3 {
 		// ilvS: the bytes of the first 64 that stream S takes.

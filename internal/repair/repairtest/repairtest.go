@@ -61,7 +61,7 @@ var Specs = []Spec{
 		}
 		return utf8.EncodeRune(dst, r)
 	}, PerByte: true},
-	// 4 bytes a byte: longer than the kernels' vector path takes.
+	// 4 bytes a byte: longer than the kernels' per-byte path takes.
 	{Name: "backslashreplace", Policy: "backslashreplace", Out: func(dst []byte, b byte) int {
 		const hex = "0123456789abcdef"
 		dst[0], dst[1], dst[2], dst[3] = '\\', 'x', hex[b>>4], hex[b&15]
