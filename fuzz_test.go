@@ -49,6 +49,10 @@ func fuzzOptions(o uint8) ([]Option, refOpts) {
 	if o&64 != 0 {
 		opts, ro.bmpOnly = append(opts, BMPOnly()), true
 	}
+	if o&128 != 0 {
+		// Lines changes no output, only the Errors' Line and Column.
+		opts = append(opts, Lines())
+	}
 	return opts, ro
 }
 

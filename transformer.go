@@ -210,7 +210,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		if t.broken {
 			return 0, 0, errPanicked
 		}
-		if t.lines && t.c.plain && !t.dense && !t.c.o.stripBOM && len(dst) >= len(src) && len(src) <= spanChunk {
+		if t.lines && t.c.plain && !t.dense && !t.c.o.stripBOM && t.c.o.base == formUTF8 && len(dst) >= len(src) && len(src) <= spanChunk {
 			// The short path above, for Lines, which counts what it
 			// copies in the same pass.
 			if nSrc = t.copyLines(dst, src, 0); nSrc == len(src) {
@@ -387,6 +387,11 @@ func (t *Transformer) lineTo(src []byte, base int64, end int) {
 	lo := int(t.c.o.ln.upto - base)
 	if end <= lo {
 		return
+	}
+	if lo < 0 {
+		// Bytes before base went uncounted, which no path does: count
+		// from base rather than fail.
+		lo = 0
 	}
 	if n, last := valid.CountLines(src[lo:end]); n > 0 {
 		t.c.o.ln.newlines += int64(n)

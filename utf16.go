@@ -272,17 +272,17 @@ func (e *encoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err er
 				return nDst, nSrc, transform.ErrShortSrc
 			}
 			if skip > 0 {
+				t.advance(src[nSrc:], skip)
 				nSrc += skip
-				t.off += int64(skip)
 				continue
 			}
 		}
 		chunk := src[nSrc:min(len(src), nSrc+spanChunk)]
 		if v := t.c.span(chunk, false); v > 0 {
 			nd, ns := widen(dst[nDst:], chunk[:v], e.to)
+			t.advance(src[nSrc:], ns)
 			nDst += nd
 			nSrc += ns
-			t.off += int64(ns)
 			if ns < v {
 				return nDst, nSrc, transform.ErrShortDst
 			}
@@ -305,9 +305,9 @@ func (e *encoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err er
 			return nDst, nSrc, transform.ErrShortDst
 		}
 		t.settle(src[nSrc:nSrc+n], k, 0)
+		t.advance(src[nSrc:], n)
 		nDst += nd
 		nSrc += n
-		t.off += int64(n)
 		dense = k == kInvalid
 	}
 	return nDst, nSrc, nil

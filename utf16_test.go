@@ -606,6 +606,66 @@ func TestWideOnInvalid(t *testing.T) {
 	}
 }
 
+// TestWideLines checks that Lines, which counts newlines of UTF-8 input
+// only, changes nothing else in the UTF-16 and UTF-32 decoders and
+// encoders and in the functions on slices, under every policy: on short
+// and long input (where the kernels run), valid and not, and that their
+// Errors carry no line.
+func TestWideLines(t *testing.T) {
+	text := strings.Repeat("a line, caf\u00e9 \u65e5\u672c\n", 40)
+	inputs := []string{text, text + "\xFF tail", "\xEF\xBB\xBF" + text, "x\n\xC3", "\n\xFF\n\xFE" + text + "\xC0\n\x80"}
+	for _, p := range Policies() {
+		for _, enc := range []encoding.Encoding{UTF16(LittleEndian, p), UTF16(BigEndian, p), UTF32(LittleEndian, p)} {
+			var lenc encoding.Encoding
+			switch {
+			case enc == UTF16(LittleEndian, p):
+				lenc = UTF16(LittleEndian, p, Lines())
+			case enc == UTF16(BigEndian, p):
+				lenc = UTF16(BigEndian, p, Lines())
+			default:
+				lenc = UTF32(LittleEndian, p, Lines())
+			}
+			for _, in := range inputs {
+				want, werr := enc.NewEncoder().String(in)
+				got, gerr := lenc.NewEncoder().String(in)
+				if got != want || !sameError(gerr, werr) {
+					t.Fatalf("%v encoder with Lines on %.20q: %q, %v; want %q, %v", p, in, got, gerr, want, werr)
+				}
+				wide := want
+				want, werr = enc.NewDecoder().String(wide)
+				got, gerr = lenc.NewDecoder().String(wide)
+				if got != want || !sameError(gerr, werr) {
+					t.Fatalf("%v decoder with Lines on %.20q: %q, %v; want %q, %v", p, wide, got, gerr, want, werr)
+				}
+				var e *Error
+				if errorsAs(gerr, &e) && (e.Line != 0 || e.Column != 0) {
+					t.Fatalf("%v decoder with Lines: error at line %d, column %d; want 0, 0", p, e.Line, e.Column)
+				}
+			}
+		}
+		for _, in := range inputs {
+			// The encoders take UTF-8, whose lines Lines counts.
+			var got []Error
+			_, err := UTF16(LittleEndian, p, Lines(), OnInvalid(func(e Error) { got = append(got, e) })).NewEncoder().String(in)
+			var e *Error
+			if errorsAs(err, &e) {
+				got = append(got, *e)
+			}
+			for _, g := range got {
+				if line, col := refPosition([]byte(in), g.Offset); g.Line != line || g.Column != col {
+					t.Fatalf("%v encoder with Lines on %.20q: error at offset %d, line %d, column %d; want %d, %d", p, in, g.Offset, g.Line, g.Column, line, col)
+				}
+			}
+		}
+		units := []uint16{'a', '\n', 0xD800, 'b', 0xDC80}
+		w1, e1 := AppendFromUTF16(nil, units, p)
+		w2, e2 := AppendFromUTF16(nil, units, p, Lines())
+		if !bytes.Equal(w1, w2) || !sameError(e1, e2) {
+			t.Fatalf("%v AppendFromUTF16 with Lines: %q, %v; want %q, %v", p, w2, e2, w1, e1)
+		}
+	}
+}
+
 func equalErrors(a, b []Error) bool {
 	if len(a) != len(b) {
 		return false
