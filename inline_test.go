@@ -38,6 +38,8 @@ func TestInline(t *testing.T) {
 		{"transformer.go", "inlining call to valid.KernelPrefix"},
 		{"transformer.go", "inlining call to valid.KernelPrefixBMP"},
 		{"transformer.go", "inlining call to valid.Finish"},
+		{"transformer.go", "inlining call to valid.KernelCopyLines"},
+		{"transformer.go", "inlining call to valid.KernelPrefixLines"},
 		{"transformer.go", "inlining call to (*Transformer).noteRun"},
 		{"writer.go", "inlining call to (*Transformer).Reset"},
 		{"reader.go", "inlining call to (*Transformer).Reset"},

@@ -212,8 +212,25 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		}
 		if t.lines && t.c.plain && !t.dense && !t.c.o.stripBOM && t.c.o.base == formUTF8 && len(dst) >= len(src) && len(src) <= spanChunk {
 			// The short path above, for Lines, which counts what it
-			// copies in the same pass.
-			if nSrc = t.copyLines(dst, src, 0); nSrc == len(src) {
+			// copies in the same pass. The kernel is called from this
+			// frame, as above.
+			n, lines, end, last := valid.KernelCopyLines(dst, src)
+			if n < 0 {
+				n, lines, last = valid.CopyPrefixLines(dst, src)
+			} else if n != len(src) || end != n || last < -1 {
+				n, lines, last = valid.CopyLinesFinish(dst, src, n, lines, end, last)
+			}
+			if t.c.o.ln.upto == t.off {
+				// counted, inlined by hand.
+				if lines > 0 {
+					t.c.o.ln.newlines += int64(lines)
+					t.c.o.ln.start = t.off + int64(last) + 1
+				}
+				t.c.o.ln.upto = t.off + int64(n)
+			} else {
+				t.counted(src, 0, n, lines, last)
+			}
+			if nSrc = n; nSrc == len(src) {
 				t.off += int64(nSrc)
 				return nSrc, nSrc, nil
 			}
@@ -632,7 +649,18 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 			}
 			return 0, transform.ErrEndOfSpan
 		}
-		if t.lines {
+		if t.lines && t.c.plain && !t.dense {
+			// As in Transform's short path for Lines, with the kernel
+			// called from this frame.
+			var lines, end, last int
+			n, lines, end, last = valid.KernelPrefixLines(src)
+			if n < 0 {
+				n, lines, last = valid.PrefixLines(src)
+			} else if n != len(src) || end != n || last < -1 {
+				n, lines, last = valid.PrefixLinesFinish(src, n, lines, end, last)
+			}
+			t.counted(src, 0, n, lines, last)
+		} else if t.lines {
 			n = t.spanLines(src)
 		} else {
 			n = t.c.span(src, t.dense)
@@ -652,15 +680,10 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 	return n, err
 }
 
-// spanLines is span for Span with Lines: where the core is plain it counts
-// the newlines in the same pass, and otherwise those of each spanChunk
-// bytes it spans while they are in cache.
+// spanLines is span for Span with Lines where the core is not plain or
+// errors are dense: it counts the newlines of each spanChunk bytes it spans
+// while they are in cache.
 func (t *Transformer) spanLines(src []byte) int {
-	if t.c.plain && !t.dense {
-		n, lines, last := valid.PrefixLines(src)
-		t.counted(src, 0, n, lines, last)
-		return n
-	}
 	n := 0
 	for n < len(src) {
 		end := min(len(src), n+spanChunk)

@@ -17,13 +17,7 @@ const lineGroup = 256
 func PrefixLines(p []byte) (n, lines, last int) {
 	if len(p) >= minKernel {
 		if k, c, end, group := vecValidLines(p); k >= 0 {
-			if k == len(p) && end == k {
-				return k, c, lastIn(p, c, group)
-			}
-			if k < len(p) {
-				k = finish(p, k, plain)
-			}
-			return fixLines(p, k, c, end, group)
+			return PrefixLinesFinish(p, k, c, end, group)
 		}
 	}
 	n = Prefix(p)
@@ -40,18 +34,53 @@ func CopyPrefixLines(dst, src []byte) (n, lines, last int) {
 			panic("valid: CopyPrefixLines: dst shorter than src")
 		}
 		if k, c, end, group := vecCopyLines(dst[:len(src)], src); k >= 0 {
-			if k == len(src) && end == k {
-				return k, c, lastIn(src, c, group)
-			}
-			if k < len(src) {
-				k = copyFinish(dst, src, k, plain)
-			}
-			return fixLines(src, k, c, end, group)
+			return CopyLinesFinish(dst, src, k, c, end, group)
 		}
 	}
 	n = CopyPrefix(dst, src)
 	lines, last = CountLines(src[:n])
 	return n, lines, last
+}
+
+// KernelPrefixLines is KernelCopyLines for PrefixLines; the caller
+// finishes with PrefixLinesFinish.
+func KernelPrefixLines(p []byte) (n, lines, end, last int) {
+	return vecValidLines(p)
+}
+
+// PrefixLinesFinish returns PrefixLines(p) where KernelPrefixLines
+// returned n >= 0, lines, end and last.
+func PrefixLinesFinish(p []byte, n, lines, end, last int) (int, int, int) {
+	if n == len(p) && end == n {
+		return n, lines, lastIn(p, lines, last)
+	}
+	if n < len(p) {
+		n = finish(p, n, plain)
+	}
+	return fixLines(p, n, lines, end, last)
+}
+
+// KernelCopyLines is KernelCopy for CopyPrefixLines, small enough to be
+// inlined: the counting kernel's n, lines, end and last, with n < 0 where
+// no kernel runs (then the caller calls CopyPrefixLines), for src of any
+// length (below 32 bytes the kernel leaves all to Go). Where n ==
+// len(src), end == n and last >= -1, n, lines and last are the answer;
+// otherwise the caller finishes with CopyLinesFinish. The caller ensures
+// len(dst) >= len(src), and the kernel writes within dst[:len(src)].
+func KernelCopyLines(dst, src []byte) (n, lines, end, last int) {
+	return vecCopyLines(dst, src)
+}
+
+// CopyLinesFinish returns CopyPrefixLines(dst, src) where KernelCopyLines
+// returned n >= 0, lines, end and last.
+func CopyLinesFinish(dst, src []byte, n, lines, end, last int) (int, int, int) {
+	if n == len(src) && end == n {
+		return n, lines, lastIn(src, lines, last)
+	}
+	if n < len(src) {
+		n = copyFinish(dst, src, n, plain)
+	}
+	return fixLines(src, n, lines, end, last)
 }
 
 // fixLines turns what a counting kernel returned for p into PrefixLines's

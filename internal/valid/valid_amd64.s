@@ -315,8 +315,7 @@ ret:
 	XORL         R14, R14 \
 	XORL         BX, BX   \
 	MOVQ         $-1, R10 \
-	MOVL         $0x0a, CX \
-	VPBROADCASTB CX, Z24  \
+	VPBROADCASTB nl<>(SB), Z24 \
 	KXNORQ       K3, K3, K3
 
 // ACC4_COUNT counts the block in z, at AX, whose end is the address end.

@@ -108,7 +108,23 @@ func checkLines(t testing.TB, p []byte, want int) {
 		restore := SetImpl(name)
 		n, lines, last := PrefixLines(p)
 		cn, clines, clast := CopyPrefixLines(dst[:len(p)], p)
+		// The fronts that the Transformer inlines, for p of any length.
+		fn, flines, fend, flast := KernelPrefixLines(p)
+		if fn < 0 {
+			fn, flines, flast = PrefixLines(p)
+		} else {
+			fn, flines, flast = PrefixLinesFinish(p, fn, flines, fend, flast)
+		}
+		gn, glines, gend, glast := KernelCopyLines(dst, p)
+		if gn < 0 {
+			gn, glines, glast = CopyPrefixLines(dst[:len(p)], p)
+		} else {
+			gn, glines, glast = CopyLinesFinish(dst, p, gn, glines, gend, glast)
+		}
 		restore()
+		if fn != want || flines != wantLines || flast != wantLast || gn != want || glines != wantLines || glast != wantLast || !bytes.Equal(dst[:gn], p[:gn]) {
+			t.Fatalf("impl=%s: the fronts of PrefixLines and CopyPrefixLines on %q give %d, %d, %d and %d, %d, %d; want %d, %d, %d", name, p, fn, flines, flast, gn, glines, glast, want, wantLines, wantLast)
+		}
 		if n != want || lines != wantLines || last != wantLast {
 			t.Fatalf("impl=%s: PrefixLines(%q) = %d, %d, %d; want %d, %d, %d", name, p, n, lines, last, want, wantLines, wantLast)
 		}
