@@ -20,7 +20,7 @@ func main() {
 	pkg := os.Getenv("GOPACKAGE")
 	files := tablegen.Files(pkg)
 	if files == nil {
-		log.Fatalf("no tables for package %q (run by go generate in internal/valid or internal/repair)", pkg)
+		log.Fatalf("no tables for package %q (run by go generate in internal/valid, internal/repair or internal/utf16)", pkg)
 	}
 	for _, f := range files {
 		if err := os.WriteFile(f.Name, f.Render(), 0o666); err != nil {

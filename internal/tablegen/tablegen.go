@@ -75,14 +75,16 @@ func (f File) Bytes(name string) []byte {
 // generator is the name that generated files give as their generator.
 const generator = "internal/tablegen/gen.go"
 
-// Files returns the headers of the package pkg ("valid" or "repair"), or
-// nil for another package.
+// Files returns the headers of the package pkg ("valid", "repair" or
+// "utf16"), or nil for another package.
 func Files(pkg string) []File {
 	switch pkg {
 	case "valid":
 		return []File{ValidAMD64(), ValidNEON()}
 	case "repair":
 		return []File{RepairAVX512(), RepairAVX2(), RepairNEON()}
+	case "utf16":
+		return []File{UTF16NEON()}
 	}
 	return nil
 }

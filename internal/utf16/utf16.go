@@ -11,6 +11,8 @@ package utf16
 
 import "github.com/utf8stream/utf8stream/internal/registry"
 
+//go:generate go run ../tablegen/gen.go
+
 // Block sizes and the room each step needs.
 const (
 	// WidenBlock is the bytes of UTF-8 a step of Widen takes; it reads
@@ -82,6 +84,20 @@ type implInfo struct {
 	narrow func(dst, src []byte, stopLo, stopN uint32) (int, int)
 	// asciiOnly is set for kernels that take ASCII blocks only.
 	asciiOnly bool
+	// bmpOnly is set for kernels that take only blocks without a 4-byte
+	// character (UTF-8) or a surrogate (UTF-16).
+	bmpOnly bool
+}
+
+// takes returns the blocks that im takes, for the reference.
+func (im implInfo) takes() blocks {
+	switch {
+	case im.asciiOnly:
+		return asciiBlocks
+	case im.bmpOnly:
+		return bmpBlocks
+	}
+	return allBlocks
 }
 
 // ASCIIOnly reports whether the implementation in use takes only blocks of

@@ -1,0 +1,312 @@
+//go:build gc && !purego
+
+// NEON kernels for Widen and Narrow, a block at a time: ASCII blocks
+// widen with ZIP and narrow with UZP; other blocks without 4-byte
+// characters (surrogates in UTF-16) compute each unit, or each UTF-8
+// byte, in byte planes of 16 lanes and gather the ones to keep with TBL,
+// by indexes from tables_arm64.h looked up by a bit mask of 8 bytes of
+// UTF-8 or of the lengths of 4 units of UTF-16, storing each group at
+// the end of the one before. A block with a 4-byte character stops them.
+//
+// Go's assembler has no UMAXV, CMHS, CMGE, CMHI or LDR (register, LSL
+// #4) for Q registers, which are WORD encodings here.
+
+#include "textflag.h"
+
+#include "tables_arm64.h"
+
+// UMAXVB(d, n) is UMAXV Bd, Vn.16B; UMAXVH(d, n) is UMAXV Hd, Vn.8H.
+#define UMAXVB(d, n) WORD $(0x6E30A800 | (n)<<5 | (d))
+#define UMAXVH(d, n) WORD $(0x6E70A800 | (n)<<5 | (d))
+
+// CMHS(d, n, m) is CMHS Vd.16B, Vn.16B, Vm.16B: FF where Vn >= Vm
+// (unsigned); CMGE(d, n, m) the same, signed.
+#define CMHS(d, n, m) WORD $(0x6E203C00 | (m)<<16 | (n)<<5 | (d))
+#define CMGE(d, n, m) WORD $(0x4E203C00 | (m)<<16 | (n)<<5 | (d))
+
+// CMHIH(d, n, m) is CMHI Vd.8H, Vn.8H, Vm.8H: FFFF where Vn > Vm
+// (unsigned).
+#define CMHIH(d, n, m) WORD $(0x6E603400 | (m)<<16 | (n)<<5 | (d))
+
+// LDRQ(t, n, m) is LDR Qt, [Xn, Xm, LSL #4]: the 16 bytes of entry Xm of
+// the table at Xn.
+#define LDRQ(t, n, m) WORD $(0x3CE07800 | (m)<<16 | (n)<<5 | (t))
+
+// WHALF sets lo and hi to the low and high bytes of the unit of the
+// character that starts at each byte of b0 (16 bytes), whose next two
+// bytes are in b1 and b2, and st to the lane's bit (laneBits, in V23)
+// where a character starts there, that is where the byte is not 80..BF.
+// Continuation bytes get garbage. It uses V12..V15 and wants C0, E0 and
+// 07 in V20, V21, V22. With m2 for b0 >= C0 and m3 for b0 >= E0:
+//
+//	ASCII   lo = b0                    hi = 0
+//	2 bytes lo = b0<<6 | b1&3F         hi = b0>>2 & 7
+//	3 bytes lo = b1<<6 | b2&3F         hi = b0<<4 | b1>>2&0F
+#define WHALF(b0, nb0, b1, b2, lo, hi, st, nst) \
+	CMHS(12, nb0, 20)             \
+	CMHS(13, nb0, 21)             \
+	VMOV  b1.B16, V14.B16         \
+	VSLI  $6, b0.B16, V14.B16     \
+	VMOV  b2.B16, V15.B16         \
+	VSLI  $6, b1.B16, V15.B16     \
+	VMOV  b0.B16, lo.B16          \
+	VBIT  V12.B16, V14.B16, lo.B16 \
+	VBIT  V13.B16, V15.B16, lo.B16 \
+	VUSHR $2, b1.B16, V14.B16     \
+	VSLI  $4, b0.B16, V14.B16     \
+	VUSHR $2, b0.B16, hi.B16      \
+	VAND  V22.B16, hi.B16, hi.B16 \
+	VBIT  V13.B16, V14.B16, hi.B16 \
+	VAND  V12.B16, hi.B16, hi.B16 \
+	CMGE(nst, nb0, 20)            \
+	VAND  V23.B16, st.B16, st.B16
+
+// WGROUP stores the units of the characters that start in 8 bytes,
+// whose start bits are in R14, gathered by the entry of the table at Rtab
+// from lo and hi, and advances R2 past them.
+#define WGROUP(tab, lo, hi) \
+	LDRQ(24, tab, 14)                             \
+	VTBL V24.B16, [lo.B16, hi.B16], V25.B16 \
+	MOVBU (R11)(R14), R15                         \
+	VST1.P [V25.B16], (R2)(R15)
+
+// func widenNEON(dst, src []byte) (nd, ns int)
+// Requires: ASIMD
+TEXT ·widenNEON(SB), NOSPLIT, $0-64
+	MOVD dst_base+0(FP), R2
+	MOVD dst_len+8(FP), R6
+	MOVD src_base+24(FP), R0
+	MOVD src_len+32(FP), R4
+	MOVD R2, R5      // dst
+	ADD  R5, R6, R6
+	SUB  $64, R6, R6 // the last dst position with Room bytes after it
+	MOVD R0, R1      // src
+	ADD  R1, R4, R4  // the end of src
+	SUB  $34, R4, R3 // the last block start with 2 bytes after the block
+	MOVD $widenIdx<>(SB), R10
+	ADD  $4096, R10, R12
+	MOVD $widenLen<>(SB), R11
+	MOVD $laneBits<>(SB), R7
+	VLD1 (R7), [V23.B16]
+	VMOVI $0xC0, V20.B16
+	VMOVI $0xE0, V21.B16
+	VMOVI $0x07, V22.B16
+	VEOR V31.B16, V31.B16, V31.B16
+
+wloop:
+	CMP   R3, R0
+	BHI   wdone
+	CMP   R6, R2
+	BHI   wdone
+	VLD1  (R0), [V0.B16, V1.B16]
+	VUMAX V1.B16, V0.B16, V2.B16
+	UMAXVB(2, 2)
+	VMOV  V2.B[0], R7
+	CMP   $0x80, R7
+	BLO   wascii
+	CMP   $0xF0, R7
+	BHS   wdone
+	ADD   $1, R0, R8
+	VLD1  (R8), [V2.B16, V3.B16]
+	ADD   $2, R0, R8
+	VLD1  (R8), [V4.B16, V5.B16]
+	WHALF(V0, 0, V2, V4, V8, V9, V16, 16)
+	WHALF(V1, 1, V3, V5, V10, V11, V17, 17)
+	// The start bits of the block: byte j of R13 for bytes 8j..8j+7.
+	VADDP V17.B16, V16.B16, V16.B16
+	VADDP V16.B16, V16.B16, V16.B16
+	VADDP V16.B16, V16.B16, V16.B16
+	VMOV  V16.S[0], R13
+	AND   $0xFF, R13, R14
+	WGROUP(10, V8, V9)
+	UBFX  $8, R13, $8, R14
+	WGROUP(12, V8, V9)
+	UBFX  $16, R13, $8, R14
+	WGROUP(10, V10, V11)
+	UBFX  $24, R13, $8, R14
+	WGROUP(12, V10, V11)
+	ADD   $32, R0
+	B     wloop
+
+wascii:
+	VZIP1 V31.B16, V0.B16, V4.B16
+	VZIP2 V31.B16, V0.B16, V5.B16
+	VZIP1 V31.B16, V1.B16, V6.B16
+	VZIP2 V31.B16, V1.B16, V7.B16
+	VST1.P [V4.B16, V5.B16, V6.B16, V7.B16], 64(R2)
+	ADD   $32, R0
+	B     wloop
+
+wdone:
+	// The run ends after the last character it wrote, past the bytes of
+	// it that lie after the last block.
+	CMP R1, R0
+	BEQ wret
+
+wskip:
+	CMP   R4, R0
+	BHS   wret
+	MOVBU (R0), R7
+	AND   $0xC0, R7
+	CMP   $0x80, R7
+	BNE   wret
+	ADD   $1, R0
+	B     wskip
+
+wret:
+	SUB  R5, R2, R2
+	SUB  R1, R0, R0
+	MOVD R2, nd+48(FP)
+	MOVD R0, ns+56(FP)
+	RET
+
+// NCHECK sets V2 to FFFF in the lanes of V0 and V1 (16 units) that hold a
+// surrogate or a unit in the stop range: u-D800 < 800 (D800 in V22, 800
+// in V23), u-stopLo < stopN (V20, V21). It uses V3..V7.
+#define NCHECK \
+	VSUB V22.H8, V0.H8, V2.H8 \
+	VSUB V22.H8, V1.H8, V3.H8 \
+	VSUB V20.H8, V0.H8, V4.H8 \
+	VSUB V20.H8, V1.H8, V5.H8 \
+	CMHIH(2, 23, 2)           \
+	CMHIH(3, 23, 3)           \
+	CMHIH(4, 21, 4)           \
+	CMHIH(5, 21, 5)           \
+	VORR V3.B16, V2.B16, V2.B16 \
+	VORR V5.B16, V4.B16, V4.B16 \
+	VORR V4.B16, V2.B16, V2.B16
+
+// NSTORE stores the UTF-8 bytes of 4 units, whose length codes are in
+// R14, gathered by the indexes in V12 from V8, V9 and V10, and advances
+// R2 past them. NGROUP loads those of units 0..3, from narrowIdx (R10);
+// NGROUPAT those of units 4g..4g+3, with 4g in off.
+#define NSTORE \
+	VTBL V12.B16, [V8.B16, V9.B16, V10.B16], V13.B16 \
+	MOVBU (R11)(R14), R15                            \
+	VST1.P [V13.B16], (R2)(R15)
+
+#define NGROUP \
+	LDRQ(12, 10, 14) \
+	NSTORE
+
+#define NGROUPAT(off) \
+	LDRQ(12, 10, 14)                  \
+	VADD off.B16, V12.B16, V12.B16    \
+	NSTORE
+
+// func narrowNEON(dst, src []byte, stopLo, stopN uint32) (nd, ns int)
+// Requires: ASIMD
+TEXT ·narrowNEON(SB), NOSPLIT, $0-72
+	MOVD  dst_base+0(FP), R2
+	MOVD  dst_len+8(FP), R6
+	MOVD  src_base+24(FP), R0
+	MOVD  src_len+32(FP), R4
+	MOVWU stopLo+48(FP), R7
+	VDUP  R7, V20.H8
+	MOVWU stopN+52(FP), R7
+	VDUP  R7, V21.H8
+	MOVD  R2, R5      // dst
+	ADD   R5, R6, R6
+	SUB   $64, R6, R6 // the last dst position with Room bytes after it
+	MOVD  R0, R1      // src
+	ADD   R1, R4, R4
+	SUB   $34, R4, R3 // the last block start with 2 bytes after the block
+	MOVD  $0xD800, R12
+	VDUP  R12, V22.H8
+	MOVD  $0x800, R7
+	VDUP  R7, V23.H8
+	MOVD  $narrowIdx<>(SB), R10
+	MOVD  $narrowLen<>(SB), R11
+	MOVD  $laneBits<>+16(SB), R7
+	VLD1  (R7), [V29.B16, V30.B16]
+	VMOVI $0x80, V24.B16
+	VMOVI $0x3F, V25.B16
+	VMOVI $0xC0, V26.B16
+	VMOVI $0xE0, V27.B16
+	VMOVI $0x08, V28.B16
+	VMOVI $4, V17.B16
+	VMOVI $8, V18.B16
+	VMOVI $12, V19.B16
+
+nloop:
+	CMP   R3, R0
+	BHI   ndone
+	CMP   R6, R2
+	BHI   ndone
+	VLD1  (R0), [V0.H8, V1.H8]
+	VUMAX V1.H8, V0.H8, V2.H8
+	UMAXVH(2, 2)
+	VMOV  V2.H[0], R7
+	CMP   $0x80, R7
+	BLO   nascii
+	CMP   R12, R7
+	BLO   nbmp
+	// Units from D800 on: stop at a surrogate or a unit in the stop
+	// range, which starts at D800 or later.
+	NCHECK
+	UMAXVH(2, 2)
+	VMOV  V2.H[0], R7
+	CBNZ  R7, ndone
+
+nbmp:
+	// L and H, the low and high bytes of the units, in V2 and V3; A =
+	// u>>6 (its low byte), in V4.
+	VUZP1 V1.B16, V0.B16, V2.B16
+	VUZP2 V1.B16, V0.B16, V3.B16
+	VUSHR $6, V2.B16, V4.B16
+	VSLI  $2, V3.B16, V4.B16
+	// V5: u >= 80, where H or the top bit of L is set; V6: u >= 800,
+	// where H >= 08.
+	VUSHR  $7, V2.B16, V5.B16
+	VORR   V3.B16, V5.B16, V5.B16
+	VCMTST V5.B16, V5.B16, V5.B16
+	CMHS(6, 3, 28)
+	// The first bytes (V8): L, C0|A or E0|H>>4; the second of 3 (V9):
+	// 80|A&3F; the last of 2 or 3 (V10): 80|L&3F.
+	VORR  V26.B16, V4.B16, V8.B16
+	VBIF  V5.B16, V2.B16, V8.B16
+	VUSHR $4, V3.B16, V7.B16
+	VORR  V27.B16, V7.B16, V7.B16
+	VBIT  V6.B16, V7.B16, V8.B16
+	VAND  V25.B16, V4.B16, V9.B16
+	VORR  V24.B16, V9.B16, V9.B16
+	VAND  V25.B16, V2.B16, V10.B16
+	VORR  V24.B16, V10.B16, V10.B16
+	// The length codes, byte g of R13 for units 4g..4g+3.
+	VAND  V29.B16, V5.B16, V11.B16
+	VAND  V30.B16, V6.B16, V12.B16
+	VORR  V12.B16, V11.B16, V11.B16
+	VADDP V11.B16, V11.B16, V11.B16
+	VADDP V11.B16, V11.B16, V11.B16
+	VMOV  V11.S[0], R13
+	CMNW  $1, R13
+	BEQ   nthree
+	AND   $0xFF, R13, R14
+	NGROUP
+	UBFX  $8, R13, $8, R14
+	NGROUPAT(V17)
+	UBFX  $16, R13, $8, R14
+	NGROUPAT(V18)
+	LSRW  $24, R13, R14
+	NGROUPAT(V19)
+	ADD   $32, R0
+	B     nloop
+
+nthree:
+	// 16 units of 3 bytes.
+	VST3.P [V8.B16, V9.B16, V10.B16], 48(R2)
+	ADD    $32, R0
+	B      nloop
+
+nascii:
+	VUZP1  V1.B16, V0.B16, V2.B16
+	VST1.P [V2.B16], 16(R2)
+	ADD    $32, R0
+	B      nloop
+
+ndone:
+	SUB  R5, R2, R2
+	SUB  R1, R0, R0
+	MOVD R2, nd+56(FP)
+	MOVD R0, ns+64(FP)
+	RET
