@@ -62,6 +62,28 @@ func UTF16NEON() File {
 		}
 		narrowLen[key] = byte(n)
 	}
+	// narrow2Idx: by the bits that mark the units of U+0080 or more among
+	// 8 (bit k for unit k), the indexes into the registers of 16 units'
+	// first and last UTF-8 bytes that gather their bytes (1 or 2 each),
+	// for the first 8 units of 16; narrow2Idx+4096 the same for the last
+	// 8.
+	narrow2Idx := fill(0xFF, 2*256*16)
+	narrow2Len := make([]byte, 256)
+	for half := range 2 {
+		for key := range 256 {
+			e := narrow2Idx[half*4096+key*16:][:16]
+			n := 0
+			for k := range 8 {
+				e[n] = byte(8*half + k)
+				n++
+				if key>>k&1 != 0 {
+					e[n] = byte(16 + 8*half + k)
+					n++
+				}
+			}
+			narrow2Len[key] = byte(n)
+		}
+	}
 	weights := []byte{1, 2, 4, 8, 16, 32, 64, 128}
 	return File{
 		Name: "tables_arm64.h",
@@ -86,6 +108,15 @@ func UTF16NEON() File {
 					"TBL makes 0."},
 			{Name: "narrowLen", Data: narrowLen,
 				Doc: "narrowLen, by the same codes, holds the bytes of those sequences."},
+			{Name: "narrow2Idx", Data: narrow2Idx,
+				Doc: "narrow2Idx, by the bits that mark the units of U+0080 or more among 8\n" +
+					"units of U+07FF or less (bit k for unit k), holds the TBL indexes that\n" +
+					"gather their UTF-8 bytes from 16 first bytes and 16 last ones, for the\n" +
+					"first 8 units of 16; from offset 4096, for the last 8. Unused indexes\n" +
+					"are FF, which TBL makes 0."},
+			{Name: "narrow2Len", Data: narrow2Len,
+				Doc: "narrow2Len, by the same bits, holds the bytes of those sequences: 8\n" +
+					"plus the bits set."},
 			{Name: "laneBits", Data: append(append(repeat(weights, 16), repeat([]byte{1, 4, 16, 64}, 16)...), repeat([]byte{2, 8, 32, 128}, 16)...),
 				Doc: "laneBits holds the weights that make a bit mask of a comparison's\n" +
 					"lanes: bit i of 8 for byte i (widen); for the length codes of 4\n" +

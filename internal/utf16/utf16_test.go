@@ -21,6 +21,7 @@ func texts() []string {
 		{'a', 'é', 'ß', 0x7FF, 0x80, ' '},
 		{'a', '日', '本', 0x800, 0xFFFF, 0xD7FF, 0xE000, 0xEF80, 0xFFFD, 'é', ' '},
 		{'a', 'é', '日', 0x1F600, 0x10000, 0x10FFFF},
+		{'a', 'é', 0x800, 0xFFF}, // 3-byte characters with no lead but E0
 	}
 	var out []string
 	for _, pool := range pools {

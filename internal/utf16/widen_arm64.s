@@ -61,6 +61,19 @@
 	CMGE(nst, nb0, 20)            \
 	VAND  V23.B16, st.B16, st.B16
 
+// WHALF2 is WHALF for blocks without a 3-byte character, which need no
+// b2.
+#define WHALF2(b0, nb0, b1, lo, hi, st, nst) \
+	CMHS(12, nb0, 20)             \
+	VMOV  b1.B16, lo.B16          \
+	VSLI  $6, b0.B16, lo.B16      \
+	VBIF  V12.B16, b0.B16, lo.B16 \
+	VUSHR $2, b0.B16, hi.B16      \
+	VAND  V22.B16, hi.B16, hi.B16 \
+	VAND  V12.B16, hi.B16, hi.B16 \
+	CMGE(nst, nb0, 20)            \
+	VAND  V23.B16, st.B16, st.B16
+
 // WGROUP stores the units of the characters that start in 8 bytes,
 // whose start bits are in R14, gathered by the entry of the table at Rtab
 // from lo and hi, and advances R2 past them.
@@ -108,10 +121,14 @@ wloop:
 	BHS   wdone
 	ADD   $1, R0, R8
 	VLD1  (R8), [V2.B16, V3.B16]
+	CMP   $0xE0, R7
+	BLO   wtwo
 	ADD   $2, R0, R8
 	VLD1  (R8), [V4.B16, V5.B16]
 	WHALF(V0, 0, V2, V4, V8, V9, V16, 16)
 	WHALF(V1, 1, V3, V5, V10, V11, V17, 17)
+
+wgather:
 	// The start bits of the block: byte j of R13 for bytes 8j..8j+7.
 	VADDP V17.B16, V16.B16, V16.B16
 	VADDP V16.B16, V16.B16, V16.B16
@@ -127,6 +144,11 @@ wloop:
 	WGROUP(12, V10, V11)
 	ADD   $32, R0
 	B     wloop
+
+wtwo:
+	WHALF2(V0, 0, V2, V8, V9, V16, 16)
+	WHALF2(V1, 1, V3, V10, V11, V17, 17)
+	B     wgather
 
 wascii:
 	VZIP1 V31.B16, V0.B16, V4.B16
@@ -217,6 +239,11 @@ TEXT ·narrowNEON(SB), NOSPLIT, $0-72
 	VDUP  R7, V23.H8
 	MOVD  $narrowIdx<>(SB), R10
 	MOVD  $narrowLen<>(SB), R11
+	MOVD  $narrow2Idx<>(SB), R20
+	ADD   $4096, R20, R22
+	MOVD  $narrow2Len<>(SB), R21
+	MOVD  $laneBits<>(SB), R7
+	VLD1  (R7), [V16.B16]
 	MOVD  $laneBits<>+16(SB), R7
 	VLD1  (R7), [V29.B16, V30.B16]
 	VMOVI $0x80, V24.B16
@@ -245,10 +272,16 @@ nloop:
 	// range, which starts at D800 or later.
 	NCHECK
 	UMAXVH(2, 2)
-	VMOV  V2.H[0], R7
-	CBNZ  R7, ndone
+	VMOV  V2.H[0], R8
+	CBNZ  R8, ndone
+	B     nmulti
 
 nbmp:
+	MOVD  $0x800, R8
+	CMP   R8, R7
+	BLO   ntwo
+
+nmulti:
 	// L and H, the low and high bytes of the units, in V2 and V3; A =
 	// u>>6 (its low byte), in V4.
 	VUZP1 V1.B16, V0.B16, V2.B16
@@ -291,6 +324,40 @@ nbmp:
 	NGROUPAT(V19)
 	ADD   $32, R0
 	B     nloop
+
+ntwo:
+	// Units below 800. L and H in V2 and V3, A = u>>6 in V4, u >= 80 in
+	// V5; the first bytes (V8): L or C0|A; the last of 2 (V9): 80|L&3F.
+	VUZP1  V1.B16, V0.B16, V2.B16
+	VUZP2  V1.B16, V0.B16, V3.B16
+	VUSHR  $6, V2.B16, V4.B16
+	VSLI   $2, V3.B16, V4.B16
+	VUSHR  $7, V2.B16, V5.B16
+	VORR   V3.B16, V5.B16, V5.B16
+	VCMTST V5.B16, V5.B16, V5.B16
+	VORR   V26.B16, V4.B16, V8.B16
+	VBIF   V5.B16, V2.B16, V8.B16
+	VAND   V25.B16, V2.B16, V9.B16
+	VORR   V24.B16, V9.B16, V9.B16
+	// The bits of the units of 2 bytes, byte h of R13 for units
+	// 8h..8h+7.
+	VAND   V16.B16, V5.B16, V11.B16
+	VADDP  V11.B16, V11.B16, V11.B16
+	VADDP  V11.B16, V11.B16, V11.B16
+	VADDP  V11.B16, V11.B16, V11.B16
+	VMOV   V11.H[0], R13
+	AND    $0xFF, R13, R14
+	LDRQ(12, 20, 14)
+	VTBL   V12.B16, [V8.B16, V9.B16], V13.B16
+	MOVBU  (R21)(R14), R15
+	VST1.P [V13.B16], (R2)(R15)
+	LSRW   $8, R13, R14
+	LDRQ(12, 22, 14)
+	VTBL   V12.B16, [V8.B16, V9.B16], V13.B16
+	MOVBU  (R21)(R14), R15
+	VST1.P [V13.B16], (R2)(R15)
+	ADD    $32, R0
+	B      nloop
 
 nthree:
 	// 16 units of 3 bytes.
