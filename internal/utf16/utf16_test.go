@@ -39,6 +39,11 @@ func texts() []string {
 	for i := 0; i <= len(ascii); i++ {
 		out = append(out, ascii[:i]+"😀"+ascii[i:], ascii[:i]+"é"+ascii[i:], ascii[:i]+"日"+ascii[i:])
 	}
+	// The same in a long run of 3-byte characters.
+	cjk := strings.Repeat("日本", 40)
+	for i := 0; i <= len(cjk); i += 3 {
+		out = append(out, cjk[:i]+"a"+cjk[i:], cjk[:i]+"é"+cjk[i:], cjk[:i]+"😀"+cjk[i:], cjk[:i], cjk[:i]+"a", cjk[:i]+"é")
+	}
 	return out
 }
 

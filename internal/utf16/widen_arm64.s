@@ -19,6 +19,9 @@
 #define UMAXVB(d, n) WORD $(0x6E30A800 | (n)<<5 | (d))
 #define UMAXVH(d, n) WORD $(0x6E70A800 | (n)<<5 | (d))
 
+// UMINVB(d, n) is UMINV Bd, Vn.16B.
+#define UMINVB(d, n) WORD $(0x6E31A800 | (n)<<5 | (d))
+
 // CMHS(d, n, m) is CMHS Vd.16B, Vn.16B, Vm.16B: FF where Vn >= Vm
 // (unsigned); CMGE(d, n, m) the same, signed.
 #define CMHS(d, n, m) WORD $(0x6E203C00 | (m)<<16 | (n)<<5 | (d))
@@ -105,6 +108,9 @@ TEXT ·widenNEON(SB), NOSPLIT, $0-64
 	VMOVI $0xE0, V21.B16
 	VMOVI $0x07, V22.B16
 	VEOR V31.B16, V31.B16, V31.B16
+	SUB  $98, R4, R16 // the last start of 3 blocks with 2 bytes after them
+	SUB  $44, R6, R17 // the last dst position with room for 3 blocks of 3-byte characters
+	MOVD $0, R19
 
 wloop:
 	CMP   R3, R0
@@ -123,6 +129,65 @@ wloop:
 	VLD1  (R8), [V2.B16, V3.B16]
 	CMP   $0xE0, R7
 	BLO   wtwo
+	// A block without ASCII may start a run of 3-byte characters, which
+	// LD3 splits into their first, second and third bytes: 3 blocks, 32
+	// characters, at a time, where the run goes on and there is room for
+	// them. After a block where that stopped (R19) the run is not tried
+	// again.
+	CMP   R19, R0
+	BLO   wthree
+	VUMIN V1.B16, V0.B16, V4.B16
+	UMINVB(4, 4)
+	VMOV  V4.B[0], R8
+	CMP   $0x80, R8
+	BLO   wthree
+	// R14: the continuation bytes at the start of the block.
+	MOVD  $0, R14
+	MOVBU (R0), R8
+	AND   $0xC0, R8
+	CMP   $0x80, R8
+	BNE   wrun
+	MOVD  $1, R14
+	MOVBU 1(R0), R8
+	AND   $0xC0, R8
+	CMP   $0x80, R8
+	BNE   wrun
+	MOVD  $2, R14
+
+wrun:
+	CMP    R16, R0
+	BHI    wrunend
+	CMP    R17, R2
+	BHI    wrunend
+	ADD    R14, R0, R15
+	VLD3.P 48(R15), [V4.B16, V5.B16, V6.B16]
+	VLD3   (R15), [V7.B16, V8.B16, V9.B16]
+	// Every first byte E0..EF.
+	VEOR   V21.B16, V4.B16, V10.B16
+	VEOR   V21.B16, V7.B16, V11.B16
+	VUMAX  V11.B16, V10.B16, V10.B16
+	UMAXVB(10, 10)
+	VMOV   V10.B[0], R8
+	CMP    $0x10, R8
+	BHS    wrunend
+	VMOV   V6.B16, V12.B16
+	VSLI   $6, V5.B16, V12.B16
+	VUSHR  $2, V5.B16, V13.B16
+	VSLI   $4, V4.B16, V13.B16
+	VMOV   V9.B16, V14.B16
+	VSLI   $6, V8.B16, V14.B16
+	VUSHR  $2, V8.B16, V15.B16
+	VSLI   $4, V7.B16, V15.B16
+	VST2.P [V12.B16, V13.B16], 32(R2)
+	VST2.P [V14.B16, V15.B16], 32(R2)
+	ADD    $96, R0
+	B      wrun
+
+wrunend:
+	ADD $32, R0, R19
+	B   wloop
+
+wthree:
 	ADD   $2, R0, R8
 	VLD1  (R8), [V4.B16, V5.B16]
 	WHALF(V0, 0, V2, V4, V8, V9, V16, 16)
