@@ -84,17 +84,25 @@ type implInfo struct {
 	narrow func(dst, src []byte, stopLo, stopN uint32) (int, int)
 	// asciiOnly is set for kernels that take ASCII blocks only.
 	asciiOnly bool
-	// bmpOnly is set for kernels that take only blocks without a 4-byte
-	// character (UTF-8) or a surrogate (UTF-16).
-	bmpOnly bool
+	// narrowBMP is set for kernels that narrow only blocks without a
+	// surrogate.
+	narrowBMP bool
 }
 
-// takes returns the blocks that im takes, for the reference.
-func (im implInfo) takes() blocks {
+// widenTakes and narrowTakes return the blocks that im takes, for the
+// reference.
+func (im implInfo) widenTakes() blocks {
+	if im.asciiOnly {
+		return asciiBlocks
+	}
+	return allBlocks
+}
+
+func (im implInfo) narrowTakes() blocks {
 	switch {
 	case im.asciiOnly:
 		return asciiBlocks
-	case im.bmpOnly:
+	case im.narrowBMP:
 		return bmpBlocks
 	}
 	return allBlocks

@@ -69,7 +69,7 @@ func TestWiden(t *testing.T) {
 				dst := make([]byte, room)
 				nd, ns := im.widen(dst, src)
 				want := make([]byte, room)
-				wnd, wns := widenRef(want, src, im.takes())
+				wnd, wns := widenRef(want, src, im.widenTakes())
 				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 					t.Fatalf("%s room %d (%q): %d, %d; generic %d, %d", im.Name, room, s, nd, ns, wnd, wns)
 				}
@@ -116,7 +116,7 @@ func TestNarrow(t *testing.T) {
 					dst := make([]byte, room)
 					nd, ns := im.narrow(dst, src, stop[0], stop[1])
 					want := make([]byte, room)
-					wnd, wns := narrowRef(want, src, stop[0], stop[1], im.takes())
+					wnd, wns := narrowRef(want, src, stop[0], stop[1], im.narrowTakes())
 					if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 						t.Fatalf("%s room %d stop %x (% X): %d, %d; generic %d, %d", im.Name, room, stop, src, nd, ns, wnd, wns)
 					}
@@ -168,14 +168,14 @@ func FuzzWiden(f *testing.F) {
 			dst := make([]byte, int(room)*2)
 			nd, ns := im.widen(dst, src)
 			want := make([]byte, len(dst))
-			wnd, wns := widenRef(want, src, im.takes())
+			wnd, wns := widenRef(want, src, im.widenTakes())
 			if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 				t.Fatalf("%s (%q): %d, %d; generic %d, %d", im.Name, src, nd, ns, wnd, wns)
 			}
 			u := le(utf16.Encode([]rune(string(src))))
 			dst = make([]byte, int(room)*2)
 			nd, ns = im.narrow(dst, u, 0xEF80, 0x80)
-			wnd, wns = narrowRef(want, u, 0xEF80, 0x80, im.takes())
+			wnd, wns = narrowRef(want, u, 0xEF80, 0x80, im.narrowTakes())
 			if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 				t.Fatalf("%s narrow (% X): %d, %d; generic %d, %d", im.Name, u, nd, ns, wnd, wns)
 			}

@@ -16,7 +16,7 @@ var impls = []implInfo{
 		widen:  func(dst, src []byte) (int, int) { return widenGeneric(dst, src, false) },
 		narrow: func(dst, src []byte, lo, n uint32) (int, int) { return narrowGeneric(dst, src, lo, n, false) }},
 	implNEON: {Impl: registry.Impl{Name: "neon", Advertised: true},
-		widen: widenNEONChecked, narrow: narrowNEONChecked, bmpOnly: true},
+		widen: widenNEONChecked, narrow: narrowNEONChecked, narrowBMP: true},
 }
 
 // impl is the implementation in use: the fastest one supported.
@@ -63,7 +63,7 @@ func narrowNEONChecked(dst, src []byte, stopLo, stopN uint32) (int, int) {
 	return narrowNEON(dst, src, stopLo, stopN)
 }
 
-// widenNEON is Widen for blocks without a byte F0..FF, for src of
+// widenNEON is Widen, for src of
 // WidenBlock+2 bytes or more and dst of Room bytes or more.
 //
 //go:noescape

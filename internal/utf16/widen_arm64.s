@@ -1,12 +1,13 @@
 //go:build gc && !purego
 
 // NEON kernels for Widen and Narrow, a block at a time: ASCII blocks
-// widen with ZIP and narrow with UZP; other blocks without 4-byte
-// characters (surrogates in UTF-16) compute each unit, or each UTF-8
-// byte, in byte planes of 16 lanes and gather the ones to keep with TBL,
-// by indexes from tables_arm64.h looked up by a bit mask of 8 bytes of
-// UTF-8 or of the lengths of 4 units of UTF-16, storing each group at
-// the end of the one before. A block with a 4-byte character stops them.
+// widen with ZIP and narrow with UZP; other blocks compute each unit, or
+// each UTF-8 byte, in byte planes of 16 lanes and gather the ones to keep
+// with TBL, by indexes from tables_arm64.h looked up by a bit mask of 8
+// bytes of UTF-8 or of the lengths of 4 units of UTF-16, storing each
+// group at the end of the one before. Runs of 3-byte characters widen
+// from LD3's byte planes and blocks of 3-byte units narrow to ST3's. A
+// block with a surrogate stops narrowNEON.
 //
 // Go's assembler has no UMAXV, CMHS, CMGE, CMHI or LDR (register, LSL
 // #4) for Q registers, which are WORD encodings here.
@@ -77,6 +78,53 @@
 	CMGE(nst, nb0, 20)            \
 	VAND  V23.B16, st.B16, st.B16
 
+// WFOUR follows WHALF of the same bytes where they may hold 4-byte
+// characters (F0..FF in V26), whose two units it puts in the lane of the
+// lead (m4) and the lane after it (a): the lanes after those of m4, with
+// lane 15 of prev before them.
+//
+//	high lo = (b1<<2 | b2>>4&3) + C0   hi = D7 + b0&7 + (b1&30 != 0)
+//	low  lo = b1<<6 | b2&3F (WHALF's V15)   hi = DC | b1>>2&3
+//
+// It wants 30, D7, DC and 03 in V27..V30, uses V24 and V25, and adds
+// the lanes of a to st.
+#define WFOUR(b0, nb0, b1, b2, lo, hi, st, m4, nm4, prev, a) \
+	CMHS(nm4, nb0, 26)                  \
+	VEXT   $15, m4.B16, prev.B16, a.B16 \
+	VUSHR  $4, b2.B16, V24.B16          \
+	VSLI   $2, b1.B16, V24.B16          \
+	VADD   V20.B16, V24.B16, V24.B16    \
+	VBIT   m4.B16, V24.B16, lo.B16      \
+	VBIT   a.B16, V15.B16, lo.B16       \
+	VAND   V22.B16, b0.B16, V24.B16     \
+	VADD   V28.B16, V24.B16, V24.B16    \
+	VCMTST V27.B16, b1.B16, V25.B16     \
+	VSUB   V25.B16, V24.B16, V24.B16    \
+	VBIT   m4.B16, V24.B16, hi.B16      \
+	VUSHR  $2, b1.B16, V24.B16          \
+	VAND   V30.B16, V24.B16, V24.B16    \
+	VORR   V29.B16, V24.B16, V24.B16    \
+	VBIT   a.B16, V24.B16, hi.B16       \
+	VAND   V23.B16, a.B16, V24.B16      \
+	VORR   V24.B16, st.B16, st.B16
+
+// WGATHER stores the units of the characters that start in the block,
+// from the low and high bytes in V8..V11 and the start bits in V16 and
+// V17 (by WGROUP), and advances R2 past them.
+#define WGATHER \
+	VADDP V17.B16, V16.B16, V16.B16 \
+	VADDP V16.B16, V16.B16, V16.B16 \
+	VADDP V16.B16, V16.B16, V16.B16 \
+	VMOV  V16.S[0], R13             \
+	AND   $0xFF, R13, R14           \
+	WGROUP(10, V8, V9)              \
+	UBFX  $8, R13, $8, R14          \
+	WGROUP(12, V8, V9)              \
+	UBFX  $16, R13, $8, R14         \
+	WGROUP(10, V10, V11)            \
+	UBFX  $24, R13, $8, R14         \
+	WGROUP(12, V10, V11)
+
 // WGROUP stores the units of the characters that start in 8 bytes,
 // whose start bits are in R14, gathered by the entry of the table at Rtab
 // from lo and hi, and advances R2 past them.
@@ -108,6 +156,11 @@ TEXT ·widenNEON(SB), NOSPLIT, $0-64
 	VMOVI $0xE0, V21.B16
 	VMOVI $0x07, V22.B16
 	VEOR V31.B16, V31.B16, V31.B16
+	VMOVI $0xF0, V26.B16
+	VMOVI $0x30, V27.B16
+	VMOVI $0xD7, V28.B16
+	VMOVI $0xDC, V29.B16
+	VMOVI $0x03, V30.B16
 	SUB  $98, R4, R16 // the last start of 3 blocks with 2 bytes after them
 	SUB  $44, R6, R17 // the last dst position with room for 3 blocks of 3-byte characters
 	MOVD $0, R19
@@ -124,7 +177,7 @@ wloop:
 	CMP   $0x80, R7
 	BLO   wascii
 	CMP   $0xF0, R7
-	BHS   wdone
+	BHS   wfour
 	ADD   $1, R0, R8
 	VLD1  (R8), [V2.B16, V3.B16]
 	CMP   $0xE0, R7
@@ -194,21 +247,43 @@ wthree:
 	WHALF(V1, 1, V3, V5, V10, V11, V17, 17)
 
 wgather:
-	// The start bits of the block: byte j of R13 for bytes 8j..8j+7.
-	VADDP V17.B16, V16.B16, V16.B16
-	VADDP V16.B16, V16.B16, V16.B16
-	VADDP V16.B16, V16.B16, V16.B16
-	VMOV  V16.S[0], R13
-	AND   $0xFF, R13, R14
-	WGROUP(10, V8, V9)
-	UBFX  $8, R13, $8, R14
-	WGROUP(12, V8, V9)
-	UBFX  $16, R13, $8, R14
-	WGROUP(10, V10, V11)
-	UBFX  $24, R13, $8, R14
-	WGROUP(12, V10, V11)
+	WGATHER
 	ADD   $32, R0
 	B     wloop
+
+wfour:
+	// A block with 4-byte characters. V19: FF if the byte before it
+	// leads 4 bytes, whose low surrogate lane 0 holds.
+	VEOR  V19.B16, V19.B16, V19.B16
+	CMP   R1, R0
+	BEQ   wfour1
+	MOVBU -1(R0), R8
+	CMP   $0xF0, R8
+	BLO   wfour1
+	VMOVI $0xFF, V19.B16
+
+wfour1:
+	ADD   $1, R0, R8
+	VLD1  (R8), [V2.B16, V3.B16]
+	ADD   $2, R0, R8
+	VLD1  (R8), [V4.B16, V5.B16]
+	WHALF(V0, 0, V2, V4, V8, V9, V16, 16)
+	WFOUR(V0, 0, V2, V4, V8, V9, V16, V18, 18, V19, V6)
+	WHALF(V1, 1, V3, V5, V10, V11, V17, 17)
+	WFOUR(V1, 1, V3, V5, V10, V11, V17, V7, 7, V18, V6)
+	WGATHER
+	ADD   $32, R0
+	// If the block ends with a lead of 4 bytes, the next block, which
+	// holds its low surrogate, is one of 4-byte characters too.
+	MOVBU -1(R0), R8
+	CMP   $0xF0, R8
+	BLO   wloop
+	CMP   R3, R0
+	BHI   wdone
+	CMP   R6, R2
+	BHI   wdone
+	VLD1  (R0), [V0.B16, V1.B16]
+	B     wfour
 
 wtwo:
 	WHALF2(V0, 0, V2, V8, V9, V16, 16)
@@ -226,9 +301,17 @@ wascii:
 
 wdone:
 	// The run ends after the last character it wrote, past the bytes of
-	// it that lie after the last block.
-	CMP R1, R0
-	BEQ wret
+	// it that lie after the last block; or, if that character has 4
+	// bytes and starts in the last byte of the block, before it, its
+	// high surrogate taken back.
+	CMP   R1, R0
+	BEQ   wret
+	MOVBU -1(R0), R8
+	CMP   $0xF0, R8
+	BLO   wskip
+	SUB   $2, R2
+	SUB   $1, R0
+	B     wret
 
 wskip:
 	CMP   R4, R0

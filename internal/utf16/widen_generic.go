@@ -3,8 +3,7 @@ package utf16
 import "encoding/binary"
 
 // blocks says which blocks an implementation takes: all, ASCII only (the
-// AVX2 kernels), or those without a 4-byte character in UTF-8 or a
-// surrogate in UTF-16 (the NEON kernels).
+// AVX2 kernels), or, in UTF-16, those without a surrogate (narrowNEON).
 type blocks int
 
 const (
@@ -30,7 +29,7 @@ func widenRef(dst, src []byte, take blocks) (nd, ns int) {
 	lastStart := 0
 	for pos+WidenBlock+2 <= len(src) && nd-pending+Room <= len(dst) {
 		blk := src[pos : pos+WidenBlock]
-		if take == asciiBlocks && !isASCII(blk) || take == bmpBlocks && hasByte4(blk) {
+		if take == asciiBlocks && !isASCII(blk) {
 			return nd, ns
 		}
 		pending = 0
@@ -89,16 +88,6 @@ func isASCII(blk []byte) bool {
 		}
 	}
 	return true
-}
-
-// hasByte4 reports whether blk holds a byte F0..FF, a lead of 4 bytes.
-func hasByte4(blk []byte) bool {
-	for _, c := range blk {
-		if c >= 0xF0 {
-			return true
-		}
-	}
-	return false
 }
 
 // narrowGeneric is Narrow in Go: the reference. With ascii set it takes
