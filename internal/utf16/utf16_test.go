@@ -193,3 +193,33 @@ func TestKernels(t *testing.T) {
 	}
 	t.Log(summary)
 }
+
+// TestRoom checks each implementation against the reference for every
+// dst size up to 5 blocks' room, on texts of each kind, so that each
+// kernel meets the end of dst at each block and after each kind of
+// block.
+func TestRoom(t *testing.T) {
+	all := texts()
+	for i := 0; i < len(all); i += 7 {
+		src := []byte(all[i])
+		wide := le(utf16.Encode([]rune(all[i])))
+		for room := 0; room <= 5*Room; room++ {
+			for _, im := range impls {
+				if !im.Supported() {
+					continue
+				}
+				dst, want := make([]byte, room), make([]byte, room)
+				nd, ns := im.widen(dst, src)
+				wnd, wns := widenRef(want, src, im.widenTakes())
+				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
+					t.Fatalf("%s widen room %d (%q): %d, %d; generic %d, %d", im.Name, room, src, nd, ns, wnd, wns)
+				}
+				nd, ns = im.narrow(dst, wide, 0xEF80, 0x80)
+				wnd, wns = narrowRef(want, wide, 0xEF80, 0x80, im.narrowTakes())
+				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
+					t.Fatalf("%s narrow room %d (% X): %d, %d; generic %d, %d", im.Name, room, wide, nd, ns, wnd, wns)
+				}
+			}
+		}
+	}
+}

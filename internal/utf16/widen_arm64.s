@@ -66,15 +66,15 @@
 	VAND  V23.B16, st.B16, st.B16
 
 // WHALF2 is WHALF for blocks without a 3-byte character, which need no
-// b2.
+// b2; it uses V24.
 #define WHALF2(b0, nb0, b1, lo, hi, st, nst) \
-	CMHS(12, nb0, 20)             \
+	CMHS(24, nb0, 20)             \
 	VMOV  b1.B16, lo.B16          \
 	VSLI  $6, b0.B16, lo.B16      \
-	VBIF  V12.B16, b0.B16, lo.B16 \
+	VBIF  V24.B16, b0.B16, lo.B16 \
 	VUSHR $2, b0.B16, hi.B16      \
 	VAND  V22.B16, hi.B16, hi.B16 \
-	VAND  V12.B16, hi.B16, hi.B16 \
+	VAND  V24.B16, hi.B16, hi.B16 \
 	CMGE(nst, nb0, 20)            \
 	VAND  V23.B16, st.B16, st.B16
 
@@ -161,6 +161,8 @@ TEXT ·widenNEON(SB), NOSPLIT, $0-64
 	VMOVI $0xD7, V28.B16
 	VMOVI $0xDC, V29.B16
 	VMOVI $0x03, V30.B16
+	SUB  $32, R3, R25 // the last start of 2 blocks with 2 bytes after them
+	SUB  $64, R6, R24 // the last dst position with room for 2 blocks
 	SUB  $98, R4, R16 // the last start of 3 blocks with 2 bytes after them
 	SUB  $44, R6, R17 // the last dst position with room for 3 blocks of 3-byte characters
 	MOVD $0, R19
@@ -288,7 +290,54 @@ wfour1:
 wtwo:
 	WHALF2(V0, 0, V2, V8, V9, V16, 16)
 	WHALF2(V1, 1, V3, V10, V11, V17, 17)
-	B     wgather
+	WGATHER
+	ADD   $32, R0
+
+wtwos:
+	// Text without 3-byte characters goes on two blocks at a time, where
+	// src and dst have room for both, until a block has one.
+	CMP   R25, R0
+	BHI   wloop
+	CMP   R24, R2
+	BHI   wloop
+	VLD1  (R0), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VUMAX V1.B16, V0.B16, V4.B16
+	VUMAX V3.B16, V2.B16, V5.B16
+	VUMAX V5.B16, V4.B16, V4.B16
+	UMAXVB(4, 4)
+	VMOV  V4.B[0], R7
+	CMP   $0xE0, R7
+	BHS   wloop
+	ADD   $1, R0, R8
+	VLD1  (R8), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WHALF2(V0, 0, V4, V8, V9, V16, 16)
+	WHALF2(V1, 1, V5, V10, V11, V17, 17)
+	WHALF2(V2, 2, V6, V12, V13, V18, 18)
+	WHALF2(V3, 3, V7, V14, V15, V19, 19)
+	// Byte j of R13 for bytes 8j..8j+7.
+	VADDP V17.B16, V16.B16, V16.B16
+	VADDP V19.B16, V18.B16, V18.B16
+	VADDP V18.B16, V16.B16, V16.B16
+	VADDP V16.B16, V16.B16, V16.B16
+	VMOV  V16.D[0], R13
+	AND   $0xFF, R13, R14
+	WGROUP(10, V8, V9)
+	UBFX  $8, R13, $8, R14
+	WGROUP(12, V8, V9)
+	UBFX  $16, R13, $8, R14
+	WGROUP(10, V10, V11)
+	UBFX  $24, R13, $8, R14
+	WGROUP(12, V10, V11)
+	UBFX  $32, R13, $8, R14
+	WGROUP(10, V12, V13)
+	UBFX  $40, R13, $8, R14
+	WGROUP(12, V12, V13)
+	UBFX  $48, R13, $8, R14
+	WGROUP(10, V14, V15)
+	LSR   $56, R13, R14
+	WGROUP(12, V14, V15)
+	ADD   $64, R0
+	B     wtwos
 
 wascii:
 	VZIP1 V31.B16, V0.B16, V4.B16
