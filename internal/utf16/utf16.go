@@ -84,28 +84,6 @@ type implInfo struct {
 	narrow func(dst, src []byte, stopLo, stopN uint32) (int, int)
 	// asciiOnly is set for kernels that take ASCII blocks only.
 	asciiOnly bool
-	// narrowBMP is set for kernels that narrow only blocks without a
-	// surrogate.
-	narrowBMP bool
-}
-
-// widenTakes and narrowTakes return the blocks that im takes, for the
-// reference.
-func (im implInfo) widenTakes() blocks {
-	if im.asciiOnly {
-		return asciiBlocks
-	}
-	return allBlocks
-}
-
-func (im implInfo) narrowTakes() blocks {
-	switch {
-	case im.asciiOnly:
-		return asciiBlocks
-	case im.narrowBMP:
-		return bmpBlocks
-	}
-	return allBlocks
 }
 
 // ASCIIOnly reports whether the implementation in use takes only blocks of

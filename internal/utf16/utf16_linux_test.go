@@ -45,7 +45,7 @@ func TestPageBoundary(t *testing.T) {
 					copy(p, src)
 					want := make([]byte, room)
 					nd, ns := im.widen(d, p)
-					wnd, wns := widenRef(want, src, im.widenTakes())
+					wnd, wns := widenGeneric(want, src, im.asciiOnly)
 					if nd != wnd || ns != wns || !bytes.Equal(d[:nd], want[:wnd]) {
 						t.Fatalf("%s widen at the %s of a page, %d bytes: %d, %d; generic %d, %d", im.Name, at, len(src), nd, ns, wnd, wns)
 					}
@@ -57,7 +57,7 @@ func TestPageBoundary(t *testing.T) {
 					}
 					copy(p, w)
 					nd, ns = im.narrow(d, p, 0xEF80, 0x80)
-					wnd, wns = narrowRef(want, w, 0xEF80, 0x80, im.narrowTakes())
+					wnd, wns = narrowGeneric(want, w, 0xEF80, 0x80, im.asciiOnly)
 					if nd != wnd || ns != wns || !bytes.Equal(d[:nd], want[:wnd]) {
 						t.Fatalf("%s narrow at the %s of a page, %d bytes: %d, %d; generic %d, %d", im.Name, at, len(w), nd, ns, wnd, wns)
 					}

@@ -69,7 +69,7 @@ func TestWiden(t *testing.T) {
 				dst := make([]byte, room)
 				nd, ns := im.widen(dst, src)
 				want := make([]byte, room)
-				wnd, wns := widenRef(want, src, im.widenTakes())
+				wnd, wns := widenGeneric(want, src, im.asciiOnly)
 				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 					t.Fatalf("%s room %d (%q): %d, %d; generic %d, %d", im.Name, room, s, nd, ns, wnd, wns)
 				}
@@ -116,7 +116,7 @@ func TestNarrow(t *testing.T) {
 					dst := make([]byte, room)
 					nd, ns := im.narrow(dst, src, stop[0], stop[1])
 					want := make([]byte, room)
-					wnd, wns := narrowRef(want, src, stop[0], stop[1], im.narrowTakes())
+					wnd, wns := narrowGeneric(want, src, stop[0], stop[1], im.asciiOnly)
 					if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 						t.Fatalf("%s room %d stop %x (% X): %d, %d; generic %d, %d", im.Name, room, stop, src, nd, ns, wnd, wns)
 					}
@@ -168,14 +168,14 @@ func FuzzWiden(f *testing.F) {
 			dst := make([]byte, int(room)*2)
 			nd, ns := im.widen(dst, src)
 			want := make([]byte, len(dst))
-			wnd, wns := widenRef(want, src, im.widenTakes())
+			wnd, wns := widenGeneric(want, src, im.asciiOnly)
 			if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 				t.Fatalf("%s (%q): %d, %d; generic %d, %d", im.Name, src, nd, ns, wnd, wns)
 			}
 			u := le(utf16.Encode([]rune(string(src))))
 			dst = make([]byte, int(room)*2)
 			nd, ns = im.narrow(dst, u, 0xEF80, 0x80)
-			wnd, wns = narrowRef(want, u, 0xEF80, 0x80, im.narrowTakes())
+			wnd, wns = narrowGeneric(want, u, 0xEF80, 0x80, im.asciiOnly)
 			if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 				t.Fatalf("%s narrow (% X): %d, %d; generic %d, %d", im.Name, u, nd, ns, wnd, wns)
 			}
@@ -210,12 +210,12 @@ func TestRoom(t *testing.T) {
 				}
 				dst, want := make([]byte, room), make([]byte, room)
 				nd, ns := im.widen(dst, src)
-				wnd, wns := widenRef(want, src, im.widenTakes())
+				wnd, wns := widenGeneric(want, src, im.asciiOnly)
 				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 					t.Fatalf("%s widen room %d (%q): %d, %d; generic %d, %d", im.Name, room, src, nd, ns, wnd, wns)
 				}
 				nd, ns = im.narrow(dst, wide, 0xEF80, 0x80)
-				wnd, wns = narrowRef(want, wide, 0xEF80, 0x80, im.narrowTakes())
+				wnd, wns = narrowGeneric(want, wide, 0xEF80, 0x80, im.asciiOnly)
 				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 					t.Fatalf("%s narrow room %d (% X): %d, %d; generic %d, %d", im.Name, room, wide, nd, ns, wnd, wns)
 				}

@@ -16,7 +16,7 @@ var impls = []implInfo{
 		widen:  func(dst, src []byte) (int, int) { return widenGeneric(dst, src, false) },
 		narrow: func(dst, src []byte, lo, n uint32) (int, int) { return narrowGeneric(dst, src, lo, n, false) }},
 	implNEON: {Impl: registry.Impl{Name: "neon", Advertised: true},
-		widen: widenNEONChecked, narrow: narrowNEONChecked, narrowBMP: true},
+		widen: widenNEONChecked, narrow: narrowNEONChecked},
 }
 
 // impl is the implementation in use: the fastest one supported.
@@ -58,7 +58,7 @@ func narrowNEONChecked(dst, src []byte, stopLo, stopN uint32) (int, int) {
 		return narrowNEON(dst, src, 0, 0)
 	}
 	if stopLo < 0xD800 || stopN > 0x10000-stopLo {
-		return narrowRef(dst, src, stopLo, stopN, bmpBlocks)
+		return narrowGeneric(dst, src, stopLo, stopN, false)
 	}
 	return narrowNEON(dst, src, stopLo, stopN)
 }

@@ -379,22 +379,6 @@ wret:
 	MOVD R0, ns+56(FP)
 	RET
 
-// NCHECK sets V2 to FFFF in the lanes of V0 and V1 (16 units) that hold a
-// surrogate or a unit in the stop range: u-D800 < 800 (D800 in V22, 800
-// in V23), u-stopLo < stopN (V20, V21). It uses V3..V7.
-#define NCHECK \
-	VSUB V22.H8, V0.H8, V2.H8 \
-	VSUB V22.H8, V1.H8, V3.H8 \
-	VSUB V20.H8, V0.H8, V4.H8 \
-	VSUB V20.H8, V1.H8, V5.H8 \
-	CMHIH(2, 23, 2)           \
-	CMHIH(3, 23, 3)           \
-	CMHIH(4, 21, 4)           \
-	CMHIH(5, 21, 5)           \
-	VORR V3.B16, V2.B16, V2.B16 \
-	VORR V5.B16, V4.B16, V4.B16 \
-	VORR V4.B16, V2.B16, V2.B16
-
 // NSTORE stores the UTF-8 bytes of 4 units, whose length codes are in
 // R14, gathered by the indexes in V12 from V8, V9 and V10, and advances
 // R2 past them. NGROUP loads those of units 0..3, from narrowIdx (R10);
@@ -412,6 +396,49 @@ wret:
 	LDRQ(12, 10, 14)                  \
 	VADD off.B16, V12.B16, V12.B16    \
 	NSTORE
+
+// NPLANES sets, for the 16 units in V0 and V1, V8 to their first UTF-8
+// bytes (L, C0|A or E0|H>>4), V9 to the second of 3 (80|A&3F) and V10 to
+// the last of 2 or 3 (80|L&3F), with L and H, the low and high bytes of
+// the units, in V2 and V3, A = u>>6 (its low byte) in V4, u >= 80 in V5
+// and u >= 800 in V6. It uses V7.
+#define NPLANES \
+	VUZP1 V1.B16, V0.B16, V2.B16 \
+	VUZP2 V1.B16, V0.B16, V3.B16 \
+	VUSHR $6, V2.B16, V4.B16 \
+	VSLI  $2, V3.B16, V4.B16 \
+	VUSHR  $7, V2.B16, V5.B16 \
+	VORR   V3.B16, V5.B16, V5.B16 \
+	VCMTST V5.B16, V5.B16, V5.B16 \
+	CMHS(6, 3, 28) \
+	VORR  V26.B16, V4.B16, V8.B16 \
+	VBIF  V5.B16, V2.B16, V8.B16 \
+	VUSHR $4, V3.B16, V7.B16 \
+	VORR  V27.B16, V7.B16, V7.B16 \
+	VBIT  V6.B16, V7.B16, V8.B16 \
+	VAND  V25.B16, V4.B16, V9.B16 \
+	VORR  V24.B16, V9.B16, V9.B16 \
+	VAND  V25.B16, V2.B16, V10.B16 \
+	VORR  V24.B16, V10.B16, V10.B16
+
+// NCODES stores the UTF-8 bytes of the 16 units whose planes NPLANES
+// made, with V5 and V6 as their length codes (V6 with u >= 800 only
+// where the unit takes 3 bytes), and advances R2 past them.
+#define NCODES \
+	VAND  V29.B16, V5.B16, V11.B16 \
+	VAND  V30.B16, V6.B16, V12.B16 \
+	VORR  V12.B16, V11.B16, V11.B16 \
+	VADDP V11.B16, V11.B16, V11.B16 \
+	VADDP V11.B16, V11.B16, V11.B16 \
+	VMOV  V11.S[0], R13            \
+	AND   $0xFF, R13, R14          \
+	NGROUP                         \
+	UBFX  $8, R13, $8, R14         \
+	NGROUPAT(V17)                  \
+	UBFX  $16, R13, $8, R14        \
+	NGROUPAT(V18)                  \
+	LSRW  $24, R13, R14            \
+	NGROUPAT(V19)
 
 // func narrowNEON(dst, src []byte, stopLo, stopN uint32) (nd, ns int)
 // Requires: ASIMD
@@ -465,13 +492,128 @@ nloop:
 	BLO   nascii
 	CMP   R12, R7
 	BLO   nbmp
-	// Units from D800 on: stop at a surrogate or a unit in the stop
-	// range, which starts at D800 or later.
-	NCHECK
+	MOVD  $0, R23
+
+nsurr:
+	// Units from D800 on, and R23 1 where the block before ended with a
+	// high surrogate. Stop at a unit in the stop range, which starts at
+	// D800 or later.
+	VSUB  V20.H8, V0.H8, V4.H8
+	VSUB  V20.H8, V1.H8, V5.H8
+	CMHIH(4, 21, 4)
+	CMHIH(5, 21, 5)
+	VORR  V5.B16, V4.B16, V4.B16
+	UMAXVH(4, 4)
+	VMOV  V4.H[0], R8
+	CBNZ  R8, nstop
+	VSUB  V22.H8, V0.H8, V6.H8
+	VSUB  V22.H8, V1.H8, V7.H8
+	CMHIH(2, 23, 6)
+	CMHIH(3, 23, 7)
+	VORR  V3.B16, V2.B16, V2.B16
 	UMAXVH(2, 2)
 	VMOV  V2.H[0], R8
-	CBNZ  R8, ndone
-	B     nmulti
+	CBZ   R8, nmulti
+	// Surrogates: every high one (V6, V7) must come before a low one,
+	// the unit after it (V2, V3), and lane 0 hold a low one just where
+	// the block before ended with a high one; else stop.
+	MOVD  $0x400, R8
+	VDUP  R8, V13.H8
+	CMHIH(6, 13, 6)
+	CMHIH(7, 13, 7)
+	ADD   $2, R0, R8
+	VLD1  (R8), [V2.H8, V3.H8]
+	MOVD  $0xDC00, R8
+	VDUP  R8, V11.H8
+	VSUB  V11.H8, V2.H8, V2.H8
+	VSUB  V11.H8, V3.H8, V3.H8
+	CMHIH(2, 13, 2)
+	CMHIH(3, 13, 3)
+	VEOR  V6.B16, V2.B16, V2.B16
+	VEOR  V7.B16, V3.B16, V3.B16
+	VORR  V3.B16, V2.B16, V2.B16
+	UMAXVH(2, 2)
+	VMOV  V2.H[0], R8
+	CBNZ  R8, nstop
+	VMOV  V0.H[0], R8
+	LSRW  $10, R8, R8
+	CMPW  $0x37, R8
+	CSET  EQ, R8
+	CMP   R23, R8
+	BNE   nstop
+	// V14: FF for high surrogates, V15 for low ones, R24 not 0 if the
+	// block ends with a high one.
+	VMOV  V7.H[7], R24
+	VUZP1 V7.B16, V6.B16, V14.B16
+	NEG   R23, R8
+	VDUP  R8, V15.B16
+	VEXT  $15, V14.B16, V15.B16, V15.B16
+	// A pair c makes F0|v>>8, 80|v>>2&3F from the high surrogate h,
+	// with v = h-D7C0 = c>>10, in V12 and V11 ...
+	MOVD  $0xD7C0, R8
+	VDUP  R8, V11.H8
+	VSUB  V11.H8, V0.H8, V12.H8
+	VSUB  V11.H8, V1.H8, V13.H8
+	VUZP1 V13.B16, V12.B16, V11.B16
+	VUZP2 V13.B16, V12.B16, V12.B16
+	VMOVI $0xF0, V13.B16
+	VORR  V13.B16, V12.B16, V12.B16
+	VUSHR $2, V11.B16, V11.B16
+	VORR  V24.B16, V11.B16, V11.B16
+	NPLANES
+	// ... and 80|(h&3)<<4|l>>6&0F, 80|l&3F from the low one l: the
+	// low byte of h is in the lane before, or, for lane 0, at R0-2.
+	MOVD  $0, R8
+	CBZ   R23, 2(PC)
+	MOVBU -2(R0), R8
+	VDUP  R8, V13.B16
+	VEXT  $15, V2.B16, V13.B16, V13.B16
+	VMOVI $0x0F, V7.B16
+	VAND  V7.B16, V4.B16, V7.B16
+	VSLI  $4, V13.B16, V7.B16
+	VMOV  V24.B16, V13.B16
+	VBIT  V25.B16, V7.B16, V13.B16
+	VBIT  V14.B16, V12.B16, V8.B16
+	VBIT  V14.B16, V11.B16, V10.B16
+	VBIT  V15.B16, V13.B16, V8.B16
+	// Each surrogate takes 2 bytes: first and last.
+	VORR  V15.B16, V14.B16, V7.B16
+	VEOR  V7.B16, V6.B16, V6.B16
+	NCODES
+	ADD   $32, R0
+	CBZ   R24, nloop
+
+nloopc:
+	// The block after one that ended with a high surrogate, whose low
+	// one it starts with, which it writes. Where it stops, the low one
+	// is written and read, as the reference does in the block before.
+	MOVD  $1, R23
+	CMP   R3, R0
+	BHI   nstopc
+	ADD   $2, R2, R8
+	CMP   R6, R8
+	BHI   nstopc
+	VLD1  (R0), [V0.H8, V1.H8]
+	B     nsurr
+
+nstop:
+	CBZ   R23, ndone
+
+nstopc:
+	MOVHU -2(R0), R8
+	MOVHU (R0), R9
+	AND   $3, R8
+	LSL   $4, R8
+	UBFX  $6, R9, $4, R10
+	ORR   R10, R8
+	ORR   $0x80, R8
+	MOVB  R8, (R2)
+	AND   $0x3F, R9
+	ORR   $0x80, R9
+	MOVB  R9, 1(R2)
+	ADD   $2, R2
+	ADD   $2, R0
+	B     ndone
 
 nbmp:
 	MOVD  $0x800, R8
@@ -479,30 +621,8 @@ nbmp:
 	BLO   ntwo
 
 nmulti:
-	// L and H, the low and high bytes of the units, in V2 and V3; A =
-	// u>>6 (its low byte), in V4.
-	VUZP1 V1.B16, V0.B16, V2.B16
-	VUZP2 V1.B16, V0.B16, V3.B16
-	VUSHR $6, V2.B16, V4.B16
-	VSLI  $2, V3.B16, V4.B16
-	// V5: u >= 80, where H or the top bit of L is set; V6: u >= 800,
-	// where H >= 08.
-	VUSHR  $7, V2.B16, V5.B16
-	VORR   V3.B16, V5.B16, V5.B16
-	VCMTST V5.B16, V5.B16, V5.B16
-	CMHS(6, 3, 28)
-	// The first bytes (V8): L, C0|A or E0|H>>4; the second of 3 (V9):
-	// 80|A&3F; the last of 2 or 3 (V10): 80|L&3F.
-	VORR  V26.B16, V4.B16, V8.B16
-	VBIF  V5.B16, V2.B16, V8.B16
-	VUSHR $4, V3.B16, V7.B16
-	VORR  V27.B16, V7.B16, V7.B16
-	VBIT  V6.B16, V7.B16, V8.B16
-	VAND  V25.B16, V4.B16, V9.B16
-	VORR  V24.B16, V9.B16, V9.B16
-	VAND  V25.B16, V2.B16, V10.B16
-	VORR  V24.B16, V10.B16, V10.B16
-	// The length codes, byte g of R13 for units 4g..4g+3.
+	NPLANES
+	// All 3 bytes?
 	VAND  V29.B16, V5.B16, V11.B16
 	VAND  V30.B16, V6.B16, V12.B16
 	VORR  V12.B16, V11.B16, V11.B16
@@ -521,6 +641,7 @@ nmulti:
 	NGROUPAT(V19)
 	ADD   $32, R0
 	B     nloop
+
 
 ntwo:
 	// Units below 800. L and H in V2 and V3, A = u>>6 in V4, u >= 80 in

@@ -2,35 +2,21 @@ package utf16
 
 import "encoding/binary"
 
-// blocks says which blocks an implementation takes: all, ASCII only (the
-// AVX2 kernels), or, in UTF-16, those without a surrogate (narrowNEON).
-type blocks int
-
-const (
-	allBlocks blocks = iota
-	asciiBlocks
-	bmpBlocks
-)
-
 // widenGeneric is Widen in Go: the reference. With ascii set it takes
 // ASCII blocks only, as the AVX2 kernel does.
 func widenGeneric(dst, src []byte, ascii bool) (nd, ns int) {
-	if ascii {
-		return widenRef(dst, src, asciiBlocks)
-	}
-	return widenRef(dst, src, allBlocks)
-}
-
-// widenRef is widenGeneric for the blocks that take says.
-func widenRef(dst, src []byte, take blocks) (nd, ns int) {
 	pos := 0     // the next block
 	pending := 0 // 2 when the last character written has 4 bytes and starts in its block's last byte
 	lastNd := 0  // nd before that character
 	lastStart := 0
 	for pos+WidenBlock+2 <= len(src) && nd-pending+Room <= len(dst) {
 		blk := src[pos : pos+WidenBlock]
-		if take == asciiBlocks && !isASCII(blk) {
-			return nd, ns
+		if ascii {
+			for _, c := range blk {
+				if c >= 0x80 {
+					return nd, ns
+				}
+			}
 		}
 		pending = 0
 		// Each character that starts in the block, with the bytes after
@@ -80,27 +66,9 @@ func widenRef(dst, src []byte, take blocks) (nd, ns int) {
 	return nd, ns
 }
 
-// isASCII reports whether blk holds only bytes below 80.
-func isASCII(blk []byte) bool {
-	for _, c := range blk {
-		if c >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
 // narrowGeneric is Narrow in Go: the reference. With ascii set it takes
 // blocks of units below U+0080 only, as the AVX2 kernel does.
 func narrowGeneric(dst, src []byte, stopLo, stopN uint32, ascii bool) (nd, ns int) {
-	if ascii {
-		return narrowRef(dst, src, stopLo, stopN, asciiBlocks)
-	}
-	return narrowRef(dst, src, stopLo, stopN, allBlocks)
-}
-
-// narrowRef is narrowGeneric for the blocks that take says.
-func narrowRef(dst, src []byte, stopLo, stopN uint32, take blocks) (nd, ns int) {
 	pos := 0
 	carry := 0 // 2 when the last block ended with a high surrogate, whose low one starts the next
 	for pos+NarrowBlock+2 <= len(src) && nd+Room <= len(dst) {
@@ -108,7 +76,7 @@ func narrowRef(dst, src []byte, stopLo, stopN uint32, take blocks) (nd, ns int) 
 		for i := 0; i < NarrowBlock; i += 2 {
 			u := unit(i)
 			switch {
-			case take == asciiBlocks && u >= 0x80, take == bmpBlocks && u-0xD800 < 0x800, u-stopLo < stopN:
+			case ascii && u >= 0x80, u-stopLo < stopN:
 				return nd, pos + carry
 			case u-0xD800 < 0x400:
 				if unit(i+2)-0xDC00 >= 0x400 {
