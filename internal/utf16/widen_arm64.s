@@ -135,7 +135,7 @@
 	VST1.P [V25.B16], (R2)(R15)
 
 // func widenNEON(dst, src []byte) (nd, ns int)
-// Requires: ASIMD
+// Requires: NEON.
 TEXT ·widenNEON(SB), NOSPLIT, $0-64
 	MOVD dst_base+0(FP), R2
 	MOVD dst_len+8(FP), R6
@@ -441,7 +441,7 @@ wret:
 	NGROUPAT(V19)
 
 // func narrowNEON(dst, src []byte, stopLo, stopN uint32) (nd, ns int)
-// Requires: ASIMD
+// Requires: NEON.
 TEXT ·narrowNEON(SB), NOSPLIT, $0-72
 	MOVD  dst_base+0(FP), R2
 	MOVD  dst_len+8(FP), R6
