@@ -117,6 +117,10 @@ func UTF16NEON() File {
 			{Name: "narrow2Len", Data: narrow2Len,
 				Doc: "narrow2Len, by the same bits, holds the bytes of those sequences: 8\n" +
 					"plus the bits set."},
+			{Name: "runLanes", Data: append(append(fill(0xFF, 11), fill(0, 5)...), append(fill(0xFF, 10), fill(0, 6)...)...),
+				Doc: "runLanes holds FF in the lanes of the 11 characters of 3 bytes that\n" +
+					"start in a block where the first starts in its byte 0 or 1, then in\n" +
+					"those of the 10 where it starts in byte 2."},
 			{Name: "laneBits", Data: append(append(repeat(weights, 16), repeat([]byte{1, 4, 16, 64}, 16)...), repeat([]byte{2, 8, 32, 128}, 16)...),
 				Doc: "laneBits holds the weights that make a bit mask of a comparison's\n" +
 					"lanes: bit i of 8 for byte i (widen); for the length codes of 4\n" +

@@ -2692,6 +2692,15 @@ DATA narrow2Len<>+0xf0(SB)/8, $0x0f0e0e0d0e0d0d0c
 DATA narrow2Len<>+0xf8(SB)/8, $0x100f0f0e0f0e0e0d
 GLOBL narrow2Len<>(SB), RODATA|NOPTR, $256
 
+// runLanes holds FF in the lanes of the 11 characters of 3 bytes that
+// start in a block where the first starts in its byte 0 or 1, then in
+// those of the 10 where it starts in byte 2.
+DATA runLanes<>+0x00(SB)/8, $0xffffffffffffffff
+DATA runLanes<>+0x08(SB)/8, $0x0000000000ffffff
+DATA runLanes<>+0x10(SB)/8, $0xffffffffffffffff
+DATA runLanes<>+0x18(SB)/8, $0x000000000000ffff
+GLOBL runLanes<>(SB), RODATA|NOPTR, $32
+
 // laneBits holds the weights that make a bit mask of a comparison's
 // lanes: bit i of 8 for byte i (widen); for the length codes of 4
 // units, bit 2k of 8 (from offset 16) and bit 2k+1 (from offset 32)

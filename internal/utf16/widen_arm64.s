@@ -163,6 +163,8 @@ TEXT ·widenNEON(SB), NOSPLIT, $0-64
 	VMOVI $0x03, V30.B16
 	SUB  $32, R3, R25 // the last start of 2 blocks with 2 bytes after them
 	SUB  $64, R6, R24 // the last dst position with room for 2 blocks
+	SUB  $50, R4, R21 // the last block start with a run of 48 bytes after it
+	MOVD $runLanes<>(SB), R20
 	SUB  $98, R4, R16 // the last start of 3 blocks with 2 bytes after them
 	SUB  $44, R6, R17 // the last dst position with room for 3 blocks of 3-byte characters
 	MOVD $0, R19
@@ -211,9 +213,9 @@ wloop:
 
 wrun:
 	CMP    R16, R0
-	BHI    wrunend
+	BHI    wrun1
 	CMP    R17, R2
-	BHI    wrunend
+	BHI    wrun1
 	ADD    R14, R0, R15
 	VLD3.P 48(R15), [V4.B16, V5.B16, V6.B16]
 	VLD3   (R15), [V7.B16, V8.B16, V9.B16]
@@ -224,7 +226,7 @@ wrun:
 	UMAXVB(10, 10)
 	VMOV   V10.B[0], R8
 	CMP    $0x10, R8
-	BHS    wrunend
+	BHS    wrun1
 	VMOV   V6.B16, V12.B16
 	VSLI   $6, V5.B16, V12.B16
 	VUSHR  $2, V5.B16, V13.B16
@@ -237,6 +239,37 @@ wrun:
 	VST2.P [V14.B16, V15.B16], 32(R2)
 	ADD    $96, R0
 	B      wrun
+
+wrun1:
+	// The rest of the run a block at a time, its 10 or 11 characters
+	// from the 16 that LD3 loads.
+	CMP    R21, R0
+	BHI    wrunend
+	CMP    R6, R2
+	BHI    wrunend
+	ADD    R14, R0, R15
+	VLD3   (R15), [V4.B16, V5.B16, V6.B16]
+	LSR    $1, R14, R15
+	LDRQ(7, 20, 15)
+	VEOR   V21.B16, V4.B16, V10.B16
+	VAND   V7.B16, V10.B16, V10.B16
+	UMAXVB(10, 10)
+	VMOV   V10.B[0], R8
+	CMP    $0x10, R8
+	BHS    wrunend
+	VMOV   V6.B16, V12.B16
+	VSLI   $6, V5.B16, V12.B16
+	VUSHR  $2, V5.B16, V13.B16
+	VSLI   $4, V4.B16, V13.B16
+	VST2   [V12.B16, V13.B16], (R2)
+	ADD    $22, R2
+	SUB    R15<<1, R2, R2
+	ADD    $32, R0
+	// The next block's first character is one byte further on.
+	ADD    $1, R14
+	CMP    $3, R14
+	CSEL   EQ, ZR, R14, R14
+	B      wrun1
 
 wrunend:
 	ADD $32, R0, R19
