@@ -1,8 +1,8 @@
 //go:build ignore
 
 // Gen writes the assembly headers of the package that go generate runs it
-// in, as tablegen.Files returns them: internal/valid and internal/repair
-// each hold the line
+// in, as tablegen.Files returns them: internal/valid, internal/repair and
+// internal/utf16 each hold the line
 //
 //	//go:generate go run ../tablegen/gen.go
 package main

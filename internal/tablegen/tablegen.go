@@ -1,6 +1,7 @@
 // Package tablegen builds the read-only data that the kernels of
-// internal/valid and internal/repair read: their lookup tables, from named
-// error bits and the encodings of the scalar values, and their constants.
+// internal/valid, internal/repair and internal/utf16 read: their lookup
+// tables, from named error bits, the encodings of the scalar values and
+// the shuffles of UTF-16 conversion, and their constants.
 // It renders them as the assembly headers that those packages' .s files
 // include, and their tests model the tables' meaning with the same data.
 //

@@ -63,15 +63,15 @@ func narrowNEONChecked(dst, src []byte, stopLo, stopN uint32) (int, int) {
 	return narrowNEON(dst, src, stopLo, stopN)
 }
 
-// widenNEON is Widen, for src of
-// WidenBlock+2 bytes or more and dst of Room bytes or more.
+// widenNEON is Widen, for src of WidenBlock+2 bytes or more and dst of
+// Room bytes or more.
 //
 //go:noescape
 func widenNEON(dst, src []byte) (nd, ns int)
 
-// narrowNEON is Narrow for blocks without a surrogate, for src of
-// NarrowBlock+2 bytes or more and dst of Room bytes or more, and a stop
-// range from U+D800 on that ends by U+FFFF, or none (stopN 0).
+// narrowNEON is Narrow, for src of NarrowBlock+2 bytes or more, dst of
+// Room bytes or more, and a stop range from U+D800 on that ends by
+// U+FFFF, or none (stopN 0).
 //
 //go:noescape
 func narrowNEON(dst, src []byte, stopLo, stopN uint32) (nd, ns int)
