@@ -18,13 +18,13 @@ func BenchmarkKernels(b *testing.B) {
 			if !im.Supported() {
 				continue
 			}
-			b.Run("input="+name+"/dir=widen/impl="+im.Name, func(b *testing.B) {
+			b.Run("input="+name+"/size=1048576/dir=widen/impl="+im.Name, func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				for b.Loop() {
 					im.widen(dst, text)
 				}
 			})
-			b.Run("input="+name+"/dir=narrow/impl="+im.Name, func(b *testing.B) {
+			b.Run("input="+name+"/size=1048576/dir=narrow/impl="+im.Name, func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				for b.Loop() {
 					im.narrow(dst, wide, 0, 0)

@@ -11,6 +11,8 @@ package utf16
 
 import "github.com/utf8stream/utf8stream/internal/registry"
 
+//go:generate go run ../tablegen/gen.go
+
 // Block sizes and the room each step needs.
 const (
 	// WidenBlock is the bytes of UTF-8 a step of Widen takes; it reads

@@ -20,6 +20,7 @@ func TestPageBoundary(t *testing.T) {
 		strings.Repeat("abcdefg ", 60),
 		strings.Repeat("\u0436 ", 150),
 		strings.Repeat("\u4e2d", 200),
+		strings.Repeat("\u4e2d", 200) + "ab",
 		strings.Repeat("\U0001F600a", 100),
 	} {
 		wide := le(utf16.Encode([]rune(s)))

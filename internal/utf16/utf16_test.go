@@ -21,6 +21,7 @@ func texts() []string {
 		{'a', 'é', 'ß', 0x7FF, 0x80, ' '},
 		{'a', '日', '本', 0x800, 0xFFFF, 0xD7FF, 0xE000, 0xEF80, 0xFFFD, 'é', ' '},
 		{'a', 'é', '日', 0x1F600, 0x10000, 0x10FFFF},
+		{'a', 'é', 0x800, 0xFFF}, // 3-byte characters with no lead but E0
 	}
 	var out []string
 	for _, pool := range pools {
@@ -37,6 +38,11 @@ func texts() []string {
 	ascii := strings.Repeat("abcdefgh", 20)
 	for i := 0; i <= len(ascii); i++ {
 		out = append(out, ascii[:i]+"😀"+ascii[i:], ascii[:i]+"é"+ascii[i:], ascii[:i]+"日"+ascii[i:])
+	}
+	// The same in a long run of 3-byte characters.
+	cjk := strings.Repeat("日本", 40)
+	for i := 0; i <= len(cjk); i += 3 {
+		out = append(out, cjk[:i]+"a"+cjk[i:], cjk[:i]+"é"+cjk[i:], cjk[:i]+"😀"+cjk[i:], cjk[:i], cjk[:i]+"a", cjk[:i]+"é")
 	}
 	return out
 }
@@ -186,4 +192,34 @@ func TestKernels(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Log(summary)
+}
+
+// TestRoom checks each implementation against the reference for every
+// dst size up to 5 blocks' room, on texts of each kind, so that each
+// kernel meets the end of dst at each block and after each kind of
+// block.
+func TestRoom(t *testing.T) {
+	all := texts()
+	for i := 0; i < len(all); i += 7 {
+		src := []byte(all[i])
+		wide := le(utf16.Encode([]rune(all[i])))
+		for room := 0; room <= 5*Room; room++ {
+			for _, im := range impls {
+				if !im.Supported() {
+					continue
+				}
+				dst, want := make([]byte, room), make([]byte, room)
+				nd, ns := im.widen(dst, src)
+				wnd, wns := widenGeneric(want, src, im.asciiOnly)
+				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
+					t.Fatalf("%s widen room %d (%q): %d, %d; generic %d, %d", im.Name, room, src, nd, ns, wnd, wns)
+				}
+				nd, ns = im.narrow(dst, wide, 0xEF80, 0x80)
+				wnd, wns = narrowGeneric(want, wide, 0xEF80, 0x80, im.asciiOnly)
+				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
+					t.Fatalf("%s narrow room %d (% X): %d, %d; generic %d, %d", im.Name, room, wide, nd, ns, wnd, wns)
+				}
+			}
+		}
+	}
 }

@@ -1,0 +1,131 @@
+package tablegen
+
+import "math/bits"
+
+// The codes by which narrowNEON's tables know each unit's UTF-8 length,
+// two bits a unit: bit 0 for a unit of U+0080 or more, bit 1 for one of
+// U+0800 or more.
+const (
+	narrowCode1 = 0 // U+0000..U+007F: 1 byte
+	narrowCode2 = 1 // U+0080..U+07FF: 2 bytes
+	narrowCode3 = 3 // U+0800..U+FFFF: 3 bytes
+)
+
+// UTF16NEON returns tables_arm64.h of internal/utf16, which widen_arm64.s
+// includes: the shuffles that gather the units of the characters that
+// start in 8 bytes of UTF-8, and the bytes of 4 units of UTF-16, and
+// their lengths.
+func UTF16NEON() File {
+	// widenIdx: by the 8 bits that mark the bytes that start a character
+	// (bit i for byte i), the indexes into the two registers of a half
+	// block's low and high unit bytes (16 each) that gather the units of
+	// those characters, for the half's first 8 bytes; widenIdx+4096 the
+	// same for its last 8. Unused bytes are FF, which TBL makes 0.
+	widenIdx := fill(0xFF, 2*256*16)
+	widenLen := make([]byte, 256)
+	for half := range 2 {
+		for key := range 256 {
+			e := widenIdx[half*4096+key*16:][:16]
+			k := 0
+			for p := range 8 {
+				if key>>p&1 != 0 {
+					e[2*k] = byte(8*half + p)
+					e[2*k+1] = byte(16 + 8*half + p)
+					k++
+				}
+			}
+			widenLen[key] = byte(2 * bits.OnesCount8(uint8(key)))
+		}
+	}
+	// narrowIdx: by the codes of 4 units (unit k's in bits 2k and 2k+1),
+	// the indexes into the three registers of the units' first, second
+	// and third UTF-8 bytes (16 each) that gather their bytes, for the
+	// first 4 units of 16; the kernel adds 4, 8 or 12 for the others.
+	// Unused bytes are 80, which stays 48 or more after that.
+	narrowIdx := fill(0x80, 256*16)
+	narrowLen := make([]byte, 256)
+	for key := range 256 {
+		e := narrowIdx[key*16:][:16]
+		n := 0
+		for k := range 4 {
+			switch key >> (2 * k) & 3 {
+			case narrowCode1:
+				e[n] = byte(k)
+				n++
+			case narrowCode2:
+				e[n], e[n+1] = byte(k), byte(32+k)
+				n += 2
+			default: // narrowCode3, and 2, which no unit has
+				e[n], e[n+1], e[n+2] = byte(k), byte(16+k), byte(32+k)
+				n += 3
+			}
+		}
+		narrowLen[key] = byte(n)
+	}
+	// narrow2Idx: by the bits that mark the units of U+0080 or more among
+	// 8 (bit k for unit k), the indexes into the registers of 16 units'
+	// first and last UTF-8 bytes that gather their bytes (1 or 2 each),
+	// for the first 8 units of 16; narrow2Idx+4096 the same for the last
+	// 8.
+	narrow2Idx := fill(0xFF, 2*256*16)
+	narrow2Len := make([]byte, 256)
+	for half := range 2 {
+		for key := range 256 {
+			e := narrow2Idx[half*4096+key*16:][:16]
+			n := 0
+			for k := range 8 {
+				e[n] = byte(8*half + k)
+				n++
+				if key>>k&1 != 0 {
+					e[n] = byte(16 + 8*half + k)
+					n++
+				}
+			}
+			narrow2Len[key] = byte(n)
+		}
+	}
+	weights := []byte{1, 2, 4, 8, 16, 32, 64, 128}
+	return File{
+		Name: "tables_arm64.h",
+		Doc:  "The lookup tables of widen_arm64.s, which includes this file.",
+		Tables: []Table{
+			{Name: "widenIdx", Data: widenIdx,
+				Doc: "widenIdx, by the 8 bits that mark the bytes that start a character in\n" +
+					"8 bytes of UTF-8 (bit i for byte i), holds the TBL indexes that gather\n" +
+					"the units of those characters from a half block's 16 low unit bytes and\n" +
+					"16 high ones, for the half's first 8 bytes; from offset 4096, for its\n" +
+					"last 8. Unused indexes are FF, which TBL makes 0."},
+			{Name: "widenLen", Data: widenLen,
+				Doc: "widenLen, by the same bits, holds the bytes of those units: twice the\n" +
+					"bits set."},
+			{Name: "narrowIdx", Data: narrowIdx,
+				Doc: "narrowIdx, by the length codes of 4 units of UTF-16 (unit k's in bits 2k\n" +
+					"and 2k+1: 0 for 1 byte of UTF-8, 1 for 2 bytes, 3 for 3), holds the TBL\n" +
+					"indexes that gather their UTF-8 bytes from 16 first bytes, 16 second\n" +
+					"ones and 16 third ones (a 2-byte sequence takes the third as its\n" +
+					"second), for the first 4 units of 16. For units 4 to 15 the kernel\n" +
+					"adds 4, 8 or 12. Unused indexes are 80, 48 or more after that, which\n" +
+					"TBL makes 0."},
+			{Name: "narrowLen", Data: narrowLen,
+				Doc: "narrowLen, by the same codes, holds the bytes of those sequences."},
+			{Name: "narrow2Idx", Data: narrow2Idx,
+				Doc: "narrow2Idx, by the bits that mark the units of U+0080 or more among 8\n" +
+					"units of U+07FF or less (bit k for unit k), holds the TBL indexes that\n" +
+					"gather their UTF-8 bytes from 16 first bytes and 16 last ones, for the\n" +
+					"first 8 units of 16; from offset 4096, for the last 8. Unused indexes\n" +
+					"are FF, which TBL makes 0."},
+			{Name: "narrow2Len", Data: narrow2Len,
+				Doc: "narrow2Len, by the same bits, holds the bytes of those sequences: 8\n" +
+					"plus the bits set."},
+			{Name: "runLanes", Data: append(append(fill(0xFF, 11), fill(0, 5)...), append(fill(0xFF, 10), fill(0, 6)...)...),
+				Doc: "runLanes holds FF in the lanes of the 11 characters of 3 bytes that\n" +
+					"start in a block where the first starts in its byte 0 or 1, then in\n" +
+					"those of the 10 where it starts in byte 2."},
+			{Name: "laneBits", Data: append(append(repeat(weights, 16), repeat([]byte{1, 4, 16, 64}, 16)...), repeat([]byte{2, 8, 32, 128}, 16)...),
+				Doc: "laneBits holds the weights that make a bit mask of a comparison's\n" +
+					"lanes: bit i of 8 for byte i (widen); for the length codes of 4\n" +
+					"units, bit 2k of 8 (from offset 16) and bit 2k+1 (from offset 32)\n" +
+					"for unit k."},
+		},
+	}
+}

@@ -1,0 +1,730 @@
+//go:build gc && !purego
+
+// NEON kernels for Widen and Narrow, a block at a time: ASCII blocks
+// widen with ZIP and narrow with UZP; other blocks compute each unit, or
+// each UTF-8 byte, in byte planes of 16 lanes and gather the ones to keep
+// with TBL, by indexes from tables_arm64.h looked up by a bit mask of 8
+// bytes of UTF-8 or of the lengths of 4 units of UTF-16, storing each
+// group at the end of the one before. Runs of 3-byte characters widen
+// from LD3's byte planes and blocks of 3-byte units narrow to ST3's. A
+// block with a surrogate stops narrowNEON.
+//
+// Go's assembler has no UMAXV, CMHS, CMGE, CMHI or LDR (register, LSL
+// #4) for Q registers, which are WORD encodings here.
+
+#include "textflag.h"
+
+#include "tables_arm64.h"
+
+// UMAXVB(d, n) is UMAXV Bd, Vn.16B; UMAXVH(d, n) is UMAXV Hd, Vn.8H.
+#define UMAXVB(d, n) WORD $(0x6E30A800 | (n)<<5 | (d))
+#define UMAXVH(d, n) WORD $(0x6E70A800 | (n)<<5 | (d))
+
+// UMINVB(d, n) is UMINV Bd, Vn.16B.
+#define UMINVB(d, n) WORD $(0x6E31A800 | (n)<<5 | (d))
+
+// CMHS(d, n, m) is CMHS Vd.16B, Vn.16B, Vm.16B: FF where Vn >= Vm
+// (unsigned); CMGE(d, n, m) the same, signed.
+#define CMHS(d, n, m) WORD $(0x6E203C00 | (m)<<16 | (n)<<5 | (d))
+#define CMGE(d, n, m) WORD $(0x4E203C00 | (m)<<16 | (n)<<5 | (d))
+
+// CMHIH(d, n, m) is CMHI Vd.8H, Vn.8H, Vm.8H: FFFF where Vn > Vm
+// (unsigned).
+#define CMHIH(d, n, m) WORD $(0x6E603400 | (m)<<16 | (n)<<5 | (d))
+
+// LDRQ(t, n, m) is LDR Qt, [Xn, Xm, LSL #4]: the 16 bytes of entry Xm of
+// the table at Xn.
+#define LDRQ(t, n, m) WORD $(0x3CE07800 | (m)<<16 | (n)<<5 | (t))
+
+// WHALF sets lo and hi to the low and high bytes of the unit of the
+// character that starts at each byte of b0 (16 bytes), whose next two
+// bytes are in b1 and b2, and st to the lane's bit (laneBits, in V23)
+// where a character starts there, that is where the byte is not 80..BF.
+// Continuation bytes get garbage. It uses V12..V15 and wants C0, E0 and
+// 07 in V20, V21, V22. With m2 for b0 >= C0 and m3 for b0 >= E0:
+//
+//	ASCII   lo = b0                    hi = 0
+//	2 bytes lo = b0<<6 | b1&3F         hi = b0>>2 & 7
+//	3 bytes lo = b1<<6 | b2&3F         hi = b0<<4 | b1>>2&0F
+#define WHALF(b0, nb0, b1, b2, lo, hi, st, nst) \
+	CMHS(12, nb0, 20)             \
+	CMHS(13, nb0, 21)             \
+	VMOV  b1.B16, V14.B16         \
+	VSLI  $6, b0.B16, V14.B16     \
+	VMOV  b2.B16, V15.B16         \
+	VSLI  $6, b1.B16, V15.B16     \
+	VMOV  b0.B16, lo.B16          \
+	VBIT  V12.B16, V14.B16, lo.B16 \
+	VBIT  V13.B16, V15.B16, lo.B16 \
+	VUSHR $2, b1.B16, V14.B16     \
+	VSLI  $4, b0.B16, V14.B16     \
+	VUSHR $2, b0.B16, hi.B16      \
+	VAND  V22.B16, hi.B16, hi.B16 \
+	VBIT  V13.B16, V14.B16, hi.B16 \
+	VAND  V12.B16, hi.B16, hi.B16 \
+	CMGE(nst, nb0, 20)            \
+	VAND  V23.B16, st.B16, st.B16
+
+// WHALF2 is WHALF for blocks without a 3-byte character, which need no
+// b2; it uses V24.
+#define WHALF2(b0, nb0, b1, lo, hi, st, nst) \
+	CMHS(24, nb0, 20)             \
+	VMOV  b1.B16, lo.B16          \
+	VSLI  $6, b0.B16, lo.B16      \
+	VBIF  V24.B16, b0.B16, lo.B16 \
+	VUSHR $2, b0.B16, hi.B16      \
+	VAND  V22.B16, hi.B16, hi.B16 \
+	VAND  V24.B16, hi.B16, hi.B16 \
+	CMGE(nst, nb0, 20)            \
+	VAND  V23.B16, st.B16, st.B16
+
+// WFOUR follows WHALF of the same bytes where they may hold 4-byte
+// characters (F0..FF in V26), whose two units it puts in the lane of the
+// lead (m4) and the lane after it (a): the lanes after those of m4, with
+// lane 15 of prev before them.
+//
+//	high lo = (b1<<2 | b2>>4&3) + C0   hi = D7 + b0&7 + (b1&30 != 0)
+//	low  lo = b1<<6 | b2&3F (WHALF's V15)   hi = DC | b1>>2&3
+//
+// It wants 30, D7, DC and 03 in V27..V30, uses V24 and V25, and adds
+// the lanes of a to st.
+#define WFOUR(b0, nb0, b1, b2, lo, hi, st, m4, nm4, prev, a) \
+	CMHS(nm4, nb0, 26)                  \
+	VEXT   $15, m4.B16, prev.B16, a.B16 \
+	VUSHR  $4, b2.B16, V24.B16          \
+	VSLI   $2, b1.B16, V24.B16          \
+	VADD   V20.B16, V24.B16, V24.B16    \
+	VBIT   m4.B16, V24.B16, lo.B16      \
+	VBIT   a.B16, V15.B16, lo.B16       \
+	VAND   V22.B16, b0.B16, V24.B16     \
+	VADD   V28.B16, V24.B16, V24.B16    \
+	VCMTST V27.B16, b1.B16, V25.B16     \
+	VSUB   V25.B16, V24.B16, V24.B16    \
+	VBIT   m4.B16, V24.B16, hi.B16      \
+	VUSHR  $2, b1.B16, V24.B16          \
+	VAND   V30.B16, V24.B16, V24.B16    \
+	VORR   V29.B16, V24.B16, V24.B16    \
+	VBIT   a.B16, V24.B16, hi.B16       \
+	VAND   V23.B16, a.B16, V24.B16      \
+	VORR   V24.B16, st.B16, st.B16
+
+// WGATHER stores the units of the characters that start in the block,
+// from the low and high bytes in V8..V11 and the start bits in V16 and
+// V17 (by WGROUP), and advances R2 past them.
+#define WGATHER \
+	VADDP V17.B16, V16.B16, V16.B16 \
+	VADDP V16.B16, V16.B16, V16.B16 \
+	VADDP V16.B16, V16.B16, V16.B16 \
+	VMOV  V16.S[0], R13             \
+	AND   $0xFF, R13, R14           \
+	WGROUP(10, V8, V9)              \
+	UBFX  $8, R13, $8, R14          \
+	WGROUP(12, V8, V9)              \
+	UBFX  $16, R13, $8, R14         \
+	WGROUP(10, V10, V11)            \
+	UBFX  $24, R13, $8, R14         \
+	WGROUP(12, V10, V11)
+
+// WGROUP stores the units of the characters that start in 8 bytes,
+// whose start bits are in R14, gathered by the entry of the table at Rtab
+// from lo and hi, and advances R2 past them.
+#define WGROUP(tab, lo, hi) \
+	LDRQ(24, tab, 14)                             \
+	VTBL V24.B16, [lo.B16, hi.B16], V25.B16 \
+	MOVBU (R11)(R14), R15                         \
+	VST1.P [V25.B16], (R2)(R15)
+
+// func widenNEON(dst, src []byte) (nd, ns int)
+// Requires: NEON.
+TEXT ·widenNEON(SB), NOSPLIT, $0-64
+	MOVD dst_base+0(FP), R2
+	MOVD dst_len+8(FP), R6
+	MOVD src_base+24(FP), R0
+	MOVD src_len+32(FP), R4
+	MOVD R2, R5      // dst
+	ADD  R5, R6, R6
+	SUB  $64, R6, R6 // the last dst position with Room bytes after it
+	MOVD R0, R1      // src
+	ADD  R1, R4, R4  // the end of src
+	SUB  $34, R4, R3 // the last block start with 2 bytes after the block
+	MOVD $widenIdx<>(SB), R10
+	ADD  $4096, R10, R12
+	MOVD $widenLen<>(SB), R11
+	MOVD $laneBits<>(SB), R7
+	VLD1 (R7), [V23.B16]
+	VMOVI $0xC0, V20.B16
+	VMOVI $0xE0, V21.B16
+	VMOVI $0x07, V22.B16
+	VEOR V31.B16, V31.B16, V31.B16
+	VMOVI $0xF0, V26.B16
+	VMOVI $0x30, V27.B16
+	VMOVI $0xD7, V28.B16
+	VMOVI $0xDC, V29.B16
+	VMOVI $0x03, V30.B16
+	SUB  $32, R3, R25 // the last start of 2 blocks with 2 bytes after them
+	SUB  $64, R6, R24 // the last dst position with room for 2 blocks
+	SUB  $50, R4, R21 // the last block start with a run of 48 bytes after it
+	MOVD $runLanes<>(SB), R20
+	SUB  $98, R4, R16 // the last start of 3 blocks with 2 bytes after them
+	SUB  $44, R6, R17 // the last dst position with room for 3 blocks of 3-byte characters
+	MOVD $0, R19
+
+wloop:
+	CMP   R3, R0
+	BHI   wdone
+	CMP   R6, R2
+	BHI   wdone
+	VLD1  (R0), [V0.B16, V1.B16]
+	VUMAX V1.B16, V0.B16, V2.B16
+	UMAXVB(2, 2)
+	VMOV  V2.B[0], R7
+	CMP   $0x80, R7
+	BLO   wascii
+	CMP   $0xF0, R7
+	BHS   wfour
+	ADD   $1, R0, R8
+	VLD1  (R8), [V2.B16, V3.B16]
+	CMP   $0xE0, R7
+	BLO   wtwo
+	// A block without ASCII may start a run of 3-byte characters, which
+	// LD3 splits into their first, second and third bytes: 3 blocks, 32
+	// characters, at a time, where the run goes on and there is room for
+	// them. After a block where that stopped (R19) the run is not tried
+	// again.
+	CMP   R19, R0
+	BLO   wthree
+	VUMIN V1.B16, V0.B16, V4.B16
+	UMINVB(4, 4)
+	VMOV  V4.B[0], R8
+	CMP   $0x80, R8
+	BLO   wthree
+	// R14: the continuation bytes at the start of the block.
+	MOVD  $0, R14
+	MOVBU (R0), R8
+	AND   $0xC0, R8
+	CMP   $0x80, R8
+	BNE   wrun
+	MOVD  $1, R14
+	MOVBU 1(R0), R8
+	AND   $0xC0, R8
+	CMP   $0x80, R8
+	BNE   wrun
+	MOVD  $2, R14
+
+wrun:
+	CMP    R16, R0
+	BHI    wrun1
+	CMP    R17, R2
+	BHI    wrun1
+	ADD    R14, R0, R15
+	VLD3.P 48(R15), [V4.B16, V5.B16, V6.B16]
+	VLD3   (R15), [V7.B16, V8.B16, V9.B16]
+	// Every first byte E0..EF.
+	VEOR   V21.B16, V4.B16, V10.B16
+	VEOR   V21.B16, V7.B16, V11.B16
+	VUMAX  V11.B16, V10.B16, V10.B16
+	UMAXVB(10, 10)
+	VMOV   V10.B[0], R8
+	CMP    $0x10, R8
+	BHS    wrun1
+	VMOV   V6.B16, V12.B16
+	VSLI   $6, V5.B16, V12.B16
+	VUSHR  $2, V5.B16, V13.B16
+	VSLI   $4, V4.B16, V13.B16
+	VMOV   V9.B16, V14.B16
+	VSLI   $6, V8.B16, V14.B16
+	VUSHR  $2, V8.B16, V15.B16
+	VSLI   $4, V7.B16, V15.B16
+	VST2.P [V12.B16, V13.B16], 32(R2)
+	VST2.P [V14.B16, V15.B16], 32(R2)
+	ADD    $96, R0
+	B      wrun
+
+wrun1:
+	// The rest of the run a block at a time, its 10 or 11 characters
+	// from the 16 that LD3 loads.
+	CMP    R21, R0
+	BHI    wrunend
+	CMP    R6, R2
+	BHI    wrunend
+	ADD    R14, R0, R15
+	VLD3   (R15), [V4.B16, V5.B16, V6.B16]
+	LSR    $1, R14, R15
+	LDRQ(7, 20, 15)
+	VEOR   V21.B16, V4.B16, V10.B16
+	VAND   V7.B16, V10.B16, V10.B16
+	UMAXVB(10, 10)
+	VMOV   V10.B[0], R8
+	CMP    $0x10, R8
+	BHS    wrunend
+	VMOV   V6.B16, V12.B16
+	VSLI   $6, V5.B16, V12.B16
+	VUSHR  $2, V5.B16, V13.B16
+	VSLI   $4, V4.B16, V13.B16
+	VST2   [V12.B16, V13.B16], (R2)
+	ADD    $22, R2
+	SUB    R15<<1, R2, R2
+	ADD    $32, R0
+	// The next block's first character is one byte further on.
+	ADD    $1, R14
+	CMP    $3, R14
+	CSEL   EQ, ZR, R14, R14
+	B      wrun1
+
+wrunend:
+	ADD $32, R0, R19
+	B   wloop
+
+wthree:
+	ADD   $2, R0, R8
+	VLD1  (R8), [V4.B16, V5.B16]
+	WHALF(V0, 0, V2, V4, V8, V9, V16, 16)
+	WHALF(V1, 1, V3, V5, V10, V11, V17, 17)
+
+wgather:
+	WGATHER
+	ADD   $32, R0
+	B     wloop
+
+wfour:
+	// A block with 4-byte characters. V19: FF if the byte before it
+	// leads 4 bytes, whose low surrogate lane 0 holds.
+	VEOR  V19.B16, V19.B16, V19.B16
+	CMP   R1, R0
+	BEQ   wfour1
+	MOVBU -1(R0), R8
+	CMP   $0xF0, R8
+	BLO   wfour1
+	VMOVI $0xFF, V19.B16
+
+wfour1:
+	ADD   $1, R0, R8
+	VLD1  (R8), [V2.B16, V3.B16]
+	ADD   $2, R0, R8
+	VLD1  (R8), [V4.B16, V5.B16]
+	WHALF(V0, 0, V2, V4, V8, V9, V16, 16)
+	WFOUR(V0, 0, V2, V4, V8, V9, V16, V18, 18, V19, V6)
+	WHALF(V1, 1, V3, V5, V10, V11, V17, 17)
+	WFOUR(V1, 1, V3, V5, V10, V11, V17, V7, 7, V18, V6)
+	WGATHER
+	ADD   $32, R0
+	// If the block ends with a lead of 4 bytes, the next block, which
+	// holds its low surrogate, is one of 4-byte characters too.
+	MOVBU -1(R0), R8
+	CMP   $0xF0, R8
+	BLO   wloop
+	CMP   R3, R0
+	BHI   wdone
+	CMP   R6, R2
+	BHI   wdone
+	VLD1  (R0), [V0.B16, V1.B16]
+	B     wfour
+
+wtwo:
+	WHALF2(V0, 0, V2, V8, V9, V16, 16)
+	WHALF2(V1, 1, V3, V10, V11, V17, 17)
+	WGATHER
+	ADD   $32, R0
+
+wtwos:
+	// Text without 3-byte characters goes on two blocks at a time, where
+	// src and dst have room for both, until a block has one.
+	CMP   R25, R0
+	BHI   wloop
+	CMP   R24, R2
+	BHI   wloop
+	VLD1  (R0), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VUMAX V1.B16, V0.B16, V4.B16
+	VUMAX V3.B16, V2.B16, V5.B16
+	VUMAX V5.B16, V4.B16, V4.B16
+	UMAXVB(4, 4)
+	VMOV  V4.B[0], R7
+	CMP   $0xE0, R7
+	BHS   wloop
+	ADD   $1, R0, R8
+	VLD1  (R8), [V4.B16, V5.B16, V6.B16, V7.B16]
+	WHALF2(V0, 0, V4, V8, V9, V16, 16)
+	WHALF2(V1, 1, V5, V10, V11, V17, 17)
+	WHALF2(V2, 2, V6, V12, V13, V18, 18)
+	WHALF2(V3, 3, V7, V14, V15, V19, 19)
+	// Byte j of R13 for bytes 8j..8j+7.
+	VADDP V17.B16, V16.B16, V16.B16
+	VADDP V19.B16, V18.B16, V18.B16
+	VADDP V18.B16, V16.B16, V16.B16
+	VADDP V16.B16, V16.B16, V16.B16
+	VMOV  V16.D[0], R13
+	AND   $0xFF, R13, R14
+	WGROUP(10, V8, V9)
+	UBFX  $8, R13, $8, R14
+	WGROUP(12, V8, V9)
+	UBFX  $16, R13, $8, R14
+	WGROUP(10, V10, V11)
+	UBFX  $24, R13, $8, R14
+	WGROUP(12, V10, V11)
+	UBFX  $32, R13, $8, R14
+	WGROUP(10, V12, V13)
+	UBFX  $40, R13, $8, R14
+	WGROUP(12, V12, V13)
+	UBFX  $48, R13, $8, R14
+	WGROUP(10, V14, V15)
+	LSR   $56, R13, R14
+	WGROUP(12, V14, V15)
+	ADD   $64, R0
+	B     wtwos
+
+wascii:
+	VZIP1 V31.B16, V0.B16, V4.B16
+	VZIP2 V31.B16, V0.B16, V5.B16
+	VZIP1 V31.B16, V1.B16, V6.B16
+	VZIP2 V31.B16, V1.B16, V7.B16
+	VST1.P [V4.B16, V5.B16, V6.B16, V7.B16], 64(R2)
+	ADD   $32, R0
+	B     wloop
+
+wdone:
+	// The run ends after the last character it wrote, past the bytes of
+	// it that lie after the last block; or, if that character has 4
+	// bytes and starts in the last byte of the block, before it, its
+	// high surrogate taken back.
+	CMP   R1, R0
+	BEQ   wret
+	MOVBU -1(R0), R8
+	CMP   $0xF0, R8
+	BLO   wskip
+	SUB   $2, R2
+	SUB   $1, R0
+	B     wret
+
+wskip:
+	CMP   R4, R0
+	BHS   wret
+	MOVBU (R0), R7
+	AND   $0xC0, R7
+	CMP   $0x80, R7
+	BNE   wret
+	ADD   $1, R0
+	B     wskip
+
+wret:
+	SUB  R5, R2, R2
+	SUB  R1, R0, R0
+	MOVD R2, nd+48(FP)
+	MOVD R0, ns+56(FP)
+	RET
+
+// NSTORE stores the UTF-8 bytes of 4 units, whose length codes are in
+// R14, gathered by the indexes in V12 from V8, V9 and V10, and advances
+// R2 past them. NGROUP loads those of units 0..3, from narrowIdx (R10);
+// NGROUPAT those of units 4g..4g+3, with 4g in off.
+#define NSTORE \
+	VTBL V12.B16, [V8.B16, V9.B16, V10.B16], V13.B16 \
+	MOVBU (R11)(R14), R15                            \
+	VST1.P [V13.B16], (R2)(R15)
+
+#define NGROUP \
+	LDRQ(12, 10, 14) \
+	NSTORE
+
+#define NGROUPAT(off) \
+	LDRQ(12, 10, 14)                  \
+	VADD off.B16, V12.B16, V12.B16    \
+	NSTORE
+
+// NPLANES sets, for the 16 units in V0 and V1, V8 to their first UTF-8
+// bytes (L, C0|A or E0|H>>4), V9 to the second of 3 (80|A&3F) and V10 to
+// the last of 2 or 3 (80|L&3F), with L and H, the low and high bytes of
+// the units, in V2 and V3, A = u>>6 (its low byte) in V4, u >= 80 in V5
+// and u >= 800 in V6. It uses V7.
+#define NPLANES \
+	VUZP1 V1.B16, V0.B16, V2.B16 \
+	VUZP2 V1.B16, V0.B16, V3.B16 \
+	VUSHR $6, V2.B16, V4.B16 \
+	VSLI  $2, V3.B16, V4.B16 \
+	VUSHR  $7, V2.B16, V5.B16 \
+	VORR   V3.B16, V5.B16, V5.B16 \
+	VCMTST V5.B16, V5.B16, V5.B16 \
+	CMHS(6, 3, 28) \
+	VORR  V26.B16, V4.B16, V8.B16 \
+	VBIF  V5.B16, V2.B16, V8.B16 \
+	VUSHR $4, V3.B16, V7.B16 \
+	VORR  V27.B16, V7.B16, V7.B16 \
+	VBIT  V6.B16, V7.B16, V8.B16 \
+	VAND  V25.B16, V4.B16, V9.B16 \
+	VORR  V24.B16, V9.B16, V9.B16 \
+	VAND  V25.B16, V2.B16, V10.B16 \
+	VORR  V24.B16, V10.B16, V10.B16
+
+// NCODES stores the UTF-8 bytes of the 16 units whose planes NPLANES
+// made, with V5 and V6 as their length codes (V6 with u >= 800 only
+// where the unit takes 3 bytes), and advances R2 past them.
+#define NCODES \
+	VAND  V29.B16, V5.B16, V11.B16 \
+	VAND  V30.B16, V6.B16, V12.B16 \
+	VORR  V12.B16, V11.B16, V11.B16 \
+	VADDP V11.B16, V11.B16, V11.B16 \
+	VADDP V11.B16, V11.B16, V11.B16 \
+	VMOV  V11.S[0], R13            \
+	AND   $0xFF, R13, R14          \
+	NGROUP                         \
+	UBFX  $8, R13, $8, R14         \
+	NGROUPAT(V17)                  \
+	UBFX  $16, R13, $8, R14        \
+	NGROUPAT(V18)                  \
+	LSRW  $24, R13, R14            \
+	NGROUPAT(V19)
+
+// func narrowNEON(dst, src []byte, stopLo, stopN uint32) (nd, ns int)
+// Requires: NEON.
+TEXT ·narrowNEON(SB), NOSPLIT, $0-72
+	MOVD  dst_base+0(FP), R2
+	MOVD  dst_len+8(FP), R6
+	MOVD  src_base+24(FP), R0
+	MOVD  src_len+32(FP), R4
+	MOVWU stopLo+48(FP), R7
+	VDUP  R7, V20.H8
+	MOVWU stopN+52(FP), R7
+	VDUP  R7, V21.H8
+	MOVD  R2, R5      // dst
+	ADD   R5, R6, R6
+	SUB   $64, R6, R6 // the last dst position with Room bytes after it
+	MOVD  R0, R1      // src
+	ADD   R1, R4, R4
+	SUB   $34, R4, R3 // the last block start with 2 bytes after the block
+	MOVD  $0xD800, R12
+	VDUP  R12, V22.H8
+	MOVD  $0x800, R7
+	VDUP  R7, V23.H8
+	MOVD  $narrowIdx<>(SB), R10
+	MOVD  $narrowLen<>(SB), R11
+	MOVD  $narrow2Idx<>(SB), R20
+	ADD   $4096, R20, R22
+	MOVD  $narrow2Len<>(SB), R21
+	MOVD  $laneBits<>(SB), R7
+	VLD1  (R7), [V16.B16]
+	MOVD  $laneBits<>+16(SB), R7
+	VLD1  (R7), [V29.B16, V30.B16]
+	VMOVI $0x80, V24.B16
+	VMOVI $0x3F, V25.B16
+	VMOVI $0xC0, V26.B16
+	VMOVI $0xE0, V27.B16
+	VMOVI $0x08, V28.B16
+	VMOVI $4, V17.B16
+	VMOVI $8, V18.B16
+	VMOVI $12, V19.B16
+
+nloop:
+	CMP   R3, R0
+	BHI   ndone
+	CMP   R6, R2
+	BHI   ndone
+	VLD1  (R0), [V0.H8, V1.H8]
+	VUMAX V1.H8, V0.H8, V2.H8
+	UMAXVH(2, 2)
+	VMOV  V2.H[0], R7
+	CMP   $0x80, R7
+	BLO   nascii
+	CMP   R12, R7
+	BLO   nbmp
+	MOVD  $0, R23
+
+nsurr:
+	// Units from D800 on, and R23 1 where the block before ended with a
+	// high surrogate. Stop at a unit in the stop range, which starts at
+	// D800 or later.
+	VSUB  V20.H8, V0.H8, V4.H8
+	VSUB  V20.H8, V1.H8, V5.H8
+	CMHIH(4, 21, 4)
+	CMHIH(5, 21, 5)
+	VORR  V5.B16, V4.B16, V4.B16
+	UMAXVH(4, 4)
+	VMOV  V4.H[0], R8
+	CBNZ  R8, nstop
+	VSUB  V22.H8, V0.H8, V6.H8
+	VSUB  V22.H8, V1.H8, V7.H8
+	CMHIH(2, 23, 6)
+	CMHIH(3, 23, 7)
+	VORR  V3.B16, V2.B16, V2.B16
+	UMAXVH(2, 2)
+	VMOV  V2.H[0], R8
+	CBZ   R8, nmulti
+	// Surrogates: every high one (V6, V7) must come before a low one,
+	// the unit after it (V2, V3), and lane 0 hold a low one just where
+	// the block before ended with a high one; else stop.
+	MOVD  $0x400, R8
+	VDUP  R8, V13.H8
+	CMHIH(6, 13, 6)
+	CMHIH(7, 13, 7)
+	ADD   $2, R0, R8
+	VLD1  (R8), [V2.H8, V3.H8]
+	MOVD  $0xDC00, R8
+	VDUP  R8, V11.H8
+	VSUB  V11.H8, V2.H8, V2.H8
+	VSUB  V11.H8, V3.H8, V3.H8
+	CMHIH(2, 13, 2)
+	CMHIH(3, 13, 3)
+	VEOR  V6.B16, V2.B16, V2.B16
+	VEOR  V7.B16, V3.B16, V3.B16
+	VORR  V3.B16, V2.B16, V2.B16
+	UMAXVH(2, 2)
+	VMOV  V2.H[0], R8
+	CBNZ  R8, nstop
+	VMOV  V0.H[0], R8
+	LSRW  $10, R8, R8
+	CMPW  $0x37, R8
+	CSET  EQ, R8
+	CMP   R23, R8
+	BNE   nstop
+	// V14: FF for high surrogates, V15 for low ones, R24 not 0 if the
+	// block ends with a high one.
+	VMOV  V7.H[7], R24
+	VUZP1 V7.B16, V6.B16, V14.B16
+	NEG   R23, R8
+	VDUP  R8, V15.B16
+	VEXT  $15, V14.B16, V15.B16, V15.B16
+	// A pair c makes F0|v>>8, 80|v>>2&3F from the high surrogate h,
+	// with v = h-D7C0 = c>>10, in V12 and V11 ...
+	MOVD  $0xD7C0, R8
+	VDUP  R8, V11.H8
+	VSUB  V11.H8, V0.H8, V12.H8
+	VSUB  V11.H8, V1.H8, V13.H8
+	VUZP1 V13.B16, V12.B16, V11.B16
+	VUZP2 V13.B16, V12.B16, V12.B16
+	VMOVI $0xF0, V13.B16
+	VORR  V13.B16, V12.B16, V12.B16
+	VUSHR $2, V11.B16, V11.B16
+	VORR  V24.B16, V11.B16, V11.B16
+	NPLANES
+	// ... and 80|(h&3)<<4|l>>6&0F, 80|l&3F from the low one l: the
+	// low byte of h is in the lane before, or, for lane 0, at R0-2.
+	MOVD  $0, R8
+	CBZ   R23, 2(PC)
+	MOVBU -2(R0), R8
+	VDUP  R8, V13.B16
+	VEXT  $15, V2.B16, V13.B16, V13.B16
+	VMOVI $0x0F, V7.B16
+	VAND  V7.B16, V4.B16, V7.B16
+	VSLI  $4, V13.B16, V7.B16
+	VMOV  V24.B16, V13.B16
+	VBIT  V25.B16, V7.B16, V13.B16
+	VBIT  V14.B16, V12.B16, V8.B16
+	VBIT  V14.B16, V11.B16, V10.B16
+	VBIT  V15.B16, V13.B16, V8.B16
+	// Each surrogate takes 2 bytes: first and last.
+	VORR  V15.B16, V14.B16, V7.B16
+	VEOR  V7.B16, V6.B16, V6.B16
+	NCODES
+	ADD   $32, R0
+	CBZ   R24, nloop
+
+nloopc:
+	// The block after one that ended with a high surrogate, whose low
+	// one it starts with, which it writes. Where it stops, the low one
+	// is written and read, as the reference does in the block before.
+	MOVD  $1, R23
+	CMP   R3, R0
+	BHI   nstopc
+	ADD   $2, R2, R8
+	CMP   R6, R8
+	BHI   nstopc
+	VLD1  (R0), [V0.H8, V1.H8]
+	B     nsurr
+
+nstop:
+	CBZ   R23, ndone
+
+nstopc:
+	MOVHU -2(R0), R8
+	MOVHU (R0), R9
+	AND   $3, R8
+	LSL   $4, R8
+	UBFX  $6, R9, $4, R10
+	ORR   R10, R8
+	ORR   $0x80, R8
+	MOVB  R8, (R2)
+	AND   $0x3F, R9
+	ORR   $0x80, R9
+	MOVB  R9, 1(R2)
+	ADD   $2, R2
+	ADD   $2, R0
+	B     ndone
+
+nbmp:
+	MOVD  $0x800, R8
+	CMP   R8, R7
+	BLO   ntwo
+
+nmulti:
+	NPLANES
+	// All 3 bytes?
+	VAND  V29.B16, V5.B16, V11.B16
+	VAND  V30.B16, V6.B16, V12.B16
+	VORR  V12.B16, V11.B16, V11.B16
+	VADDP V11.B16, V11.B16, V11.B16
+	VADDP V11.B16, V11.B16, V11.B16
+	VMOV  V11.S[0], R13
+	CMNW  $1, R13
+	BEQ   nthree
+	AND   $0xFF, R13, R14
+	NGROUP
+	UBFX  $8, R13, $8, R14
+	NGROUPAT(V17)
+	UBFX  $16, R13, $8, R14
+	NGROUPAT(V18)
+	LSRW  $24, R13, R14
+	NGROUPAT(V19)
+	ADD   $32, R0
+	B     nloop
+
+
+ntwo:
+	// Units below 800. L and H in V2 and V3, A = u>>6 in V4, u >= 80 in
+	// V5; the first bytes (V8): L or C0|A; the last of 2 (V9): 80|L&3F.
+	VUZP1  V1.B16, V0.B16, V2.B16
+	VUZP2  V1.B16, V0.B16, V3.B16
+	VUSHR  $6, V2.B16, V4.B16
+	VSLI   $2, V3.B16, V4.B16
+	VUSHR  $7, V2.B16, V5.B16
+	VORR   V3.B16, V5.B16, V5.B16
+	VCMTST V5.B16, V5.B16, V5.B16
+	VORR   V26.B16, V4.B16, V8.B16
+	VBIF   V5.B16, V2.B16, V8.B16
+	VAND   V25.B16, V2.B16, V9.B16
+	VORR   V24.B16, V9.B16, V9.B16
+	// The bits of the units of 2 bytes, byte h of R13 for units
+	// 8h..8h+7.
+	VAND   V16.B16, V5.B16, V11.B16
+	VADDP  V11.B16, V11.B16, V11.B16
+	VADDP  V11.B16, V11.B16, V11.B16
+	VADDP  V11.B16, V11.B16, V11.B16
+	VMOV   V11.H[0], R13
+	AND    $0xFF, R13, R14
+	LDRQ(12, 20, 14)
+	VTBL   V12.B16, [V8.B16, V9.B16], V13.B16
+	MOVBU  (R21)(R14), R15
+	VST1.P [V13.B16], (R2)(R15)
+	LSRW   $8, R13, R14
+	LDRQ(12, 22, 14)
+	VTBL   V12.B16, [V8.B16, V9.B16], V13.B16
+	MOVBU  (R21)(R14), R15
+	VST1.P [V13.B16], (R2)(R15)
+	ADD    $32, R0
+	B      nloop
+
+nthree:
+	// 16 units of 3 bytes.
+	VST3.P [V8.B16, V9.B16, V10.B16], 48(R2)
+	ADD    $32, R0
+	B      nloop
+
+nascii:
+	VUZP1  V1.B16, V0.B16, V2.B16
+	VST1.P [V2.B16], 16(R2)
+	ADD    $32, R0
+	B      nloop
+
+ndone:
+	SUB  R5, R2, R2
+	SUB  R1, R0, R0
+	MOVD R2, nd+56(FP)
+	MOVD R0, ns+64(FP)
+	RET
