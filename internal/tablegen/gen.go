@@ -1,8 +1,8 @@
 //go:build ignore
 
 // Gen writes the assembly headers of the package that go generate runs it
-// in, as tablegen.Files returns them: internal/valid and internal/repair
-// each hold the line
+// in, as tablegen.Files returns them: internal/valid, internal/repair and
+// internal/utf16 each hold the line
 //
 //	//go:generate go run ../tablegen/gen.go
 package main
@@ -20,7 +20,7 @@ func main() {
 	pkg := os.Getenv("GOPACKAGE")
 	files := tablegen.Files(pkg)
 	if files == nil {
-		log.Fatalf("no tables for package %q (run by go generate in internal/valid or internal/repair)", pkg)
+		log.Fatalf("no tables for package %q (run by go generate in internal/valid, internal/repair or internal/utf16)", pkg)
 	}
 	for _, f := range files {
 		if err := os.WriteFile(f.Name, f.Render(), 0o666); err != nil {

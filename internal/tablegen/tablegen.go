@@ -1,6 +1,7 @@
 // Package tablegen builds the read-only data that the kernels of
-// internal/valid and internal/repair read: their lookup tables, from named
-// error bits and the encodings of the scalar values, and their constants.
+// internal/valid, internal/repair and internal/utf16 read: their lookup
+// tables, from named error bits, the encodings of the scalar values and
+// the layouts of the lanes, and their constants.
 // It renders them as the assembly headers that those packages' .s files
 // include, and their tests model the tables' meaning with the same data.
 //
@@ -75,7 +76,8 @@ func (f File) Bytes(name string) []byte {
 // generator is the name that generated files give as their generator.
 const generator = "internal/tablegen/gen.go"
 
-// Files returns the headers of the package pkg ("valid" or "repair"), or
+// Files returns the headers of the package pkg ("valid", "repair" or
+// "utf16"), or
 // nil for another package.
 func Files(pkg string) []File {
 	switch pkg {
@@ -83,6 +85,8 @@ func Files(pkg string) []File {
 		return []File{ValidAMD64(), ValidNEON()}
 	case "repair":
 		return []File{RepairAVX512(), RepairAVX2(), RepairNEON()}
+	case "utf16":
+		return []File{UTF16AVX2()}
 	}
 	return nil
 }

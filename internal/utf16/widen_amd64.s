@@ -1,9 +1,91 @@
 //go:build gc && !purego
 
 #include "textflag.h"
+#include "tables_amd64.h"
+
+// WIDEN_UNITS sets out to the unit of the character that starts in each
+// word lane, b0 holding its bytes, b1 and b2 the 2 after them: b0 for
+// ASCII, (b0&1F)<<6 | b1&3F after a 2-byte lead (C0..DF), b0<<12 |
+// (b1&3F)<<6 | b2&3F after a 3-byte one (E0..EF). It uses Y12..Y15 and
+// clobbers b1, b2, t0 and t1.
+#define WIDEN_UNITS(b0, b1, b2, t0, t1, out) \
+	VPAND     Y15, b1, b1 \
+	VPAND     Y15, b2, b2 \
+	VPSLLW    $12, b0, t0 \
+	VPSLLW    $6, b1, t1 \
+	VPOR      t1, t0, t0 \
+	VPOR      b2, t0, t0 \
+	VPAND     Y14, b0, t1 \
+	VPSLLW    $6, t1, t1 \
+	VPOR      b1, t1, t1 \
+	VPCMPGTW  Y13, b0, b1 \
+	VPBLENDVB b1, t1, b0, out \
+	VPCMPGTW  Y12, b0, b1 \
+	VPBLENDVB b1, t0, out, out
+
+// WIDEN_PACK stores the words of x whose bits are set in the low byte of
+// R10 at dst+nd, packed by widenPack, adds their bytes to nd and shifts
+// R10 right by 8.
+#define WIDEN_PACK(x) \
+	MOVBLZX R10, CX \
+	POPCNTL CX, DX \
+	SHLL    $4, CX \
+	VPSHUFB (R14)(CX*1), x, X7 \
+	VMOVDQU X7, (DI)(BX*1) \
+	LEAQ    (BX)(DX*2), BX \
+	SHRL    $8, R10
+
+// NARROW_UTF8 sets Y11 to the UTF-8 of each unit u of Y0, one in each
+// dword, below U+10000 and not a surrogate, from the low byte up: u if
+// u < 80; C0|u>>6, 80|u&3F if u < 800; else E0|u>>12, 80|(u>>6)&3F,
+// 80|u&3F. It leaves the lanes of u > 7F set in Y1 and of u > 7FF in
+// Y2, uses Y4..Y9 and clobbers Y0, Y3 and Y10.
+#define NARROW_UTF8 \
+	VPCMPGTD  Y9, Y0, Y1 \
+	VPCMPGTD  Y8, Y0, Y2 \
+	VPAND     Y7, Y0, Y3 \
+	VPOR      Y6, Y3, Y3 \
+	VPSLLD    $8, Y3, Y3 \
+	VPSRLD    $6, Y0, Y10 \
+	VPOR      Y5, Y10, Y11 \
+	VPOR      Y3, Y11, Y11 \
+	VPBLENDVB Y1, Y11, Y0, Y11 \
+	VPAND     Y7, Y10, Y10 \
+	VPOR      Y6, Y10, Y10 \
+	VPSLLD    $8, Y10, Y10 \
+	VPSLLD    $8, Y3, Y3 \
+	VPOR      Y10, Y3, Y3 \
+	VPSRLD    $12, Y0, Y0 \
+	VPOR      Y4, Y0, Y0 \
+	VPOR      Y0, Y3, Y3 \
+	VPBLENDVB Y2, Y3, Y11, Y11
+
+// NARROW_PACK stores the bytes of the UTF-8 in the dwords of Y11, which
+// NARROW_UTF8 leaves, at dst+nd, packed by narrowPack 4 dwords at a time,
+// and adds their count to nd. The key of the first 4 is the mask of
+// bytes 0..7 of Y1 after it packs Y1 and Y2 to bytes: m of Y1's dwords 0..3
+// then n of Y2's; that of the last 4 bytes 16..23.
+#define NARROW_PACK \
+	VPACKSSDW    Y2, Y1, Y1 \
+	VPACKSSWB    Y1, Y1, Y1 \
+	VPMOVMSKB    Y1, R10 \
+	MOVBLZX      R10, CX \
+	POPCNTL      CX, DX \
+	SHLL         $4, CX \
+	VPSHUFB      (R14)(CX*1), X11, X1 \
+	VMOVDQU      X1, (DI)(BX*1) \
+	LEAQ         4(BX)(DX*1), BX \
+	SHRL         $16, R10 \
+	MOVBLZX      R10, CX \
+	POPCNTL      CX, DX \
+	SHLL         $4, CX \
+	VEXTRACTI128 $1, Y11, X2 \
+	VPSHUFB      (R14)(CX*1), X2, X2 \
+	VMOVDQU      X2, (DI)(BX*1) \
+	LEAQ         4(BX)(DX*1), BX
 
 // func widenAVX2(dst, src []byte) (nd, ns int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, POPCNT
 TEXT ·widenAVX2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
 	MOVQ dst_len+8(FP), R8
@@ -11,18 +93,38 @@ TEXT ·widenAVX2(SB), NOSPLIT, $0-64
 	MOVQ src_len+32(FP), R9
 	XORQ AX, AX // ns
 	XORQ BX, BX // nd
+	LEAQ widenPack<>(SB), R14
+	MOVL $0x3F, CX
+	VMOVD CX, X15
+	VPBROADCASTW X15, Y15
+	MOVL $0x1F, CX
+	VMOVD CX, X14
+	VPBROADCASTW X14, Y14
+	MOVL $0xBF, CX
+	VMOVD CX, X13
+	VPBROADCASTW X13, Y13
+	MOVL $0xDF, CX
+	VMOVD CX, X12
+	VPBROADCASTW X12, Y12
+	MOVL $0xEF, CX
+	VMOVD CX, X11
+	VPBROADCASTB X11, Y11
+	MOVL $0xC0, CX
+	VMOVD CX, X10
+	VPBROADCASTB X10, Y10
 
 widen2loop:
 	LEAQ 34(AX), CX
 	CMPQ CX, R9
-	JA   widen2done
+	JA   widen2end
 	LEAQ 64(BX), CX
 	CMPQ CX, R8
-	JA   widen2done
+	JA   widen2end
 	VMOVDQU   (SI)(AX*1), Y0
 	VPMOVMSKB Y0, CX
 	TESTL     CX, CX
-	JNZ       widen2done
+	JNZ       widen2multi
+	// ASCII: each byte is a unit.
 	VPMOVZXBW (SI)(AX*1), Y1
 	VPMOVZXBW 16(SI)(AX*1), Y2
 	VMOVDQU   Y1, (DI)(BX*1)
@@ -30,6 +132,50 @@ widen2loop:
 	ADDQ      $32, AX
 	ADDQ      $64, BX
 	JMP       widen2loop
+
+widen2multi:
+	// A 4-byte lead (F0..FF, which b-EF saturated leaves nonzero) stops
+	// the kernel.
+	VPSUBUSB  Y11, Y0, Y1
+	VPTEST    Y1, Y1
+	JNZ       widen2end
+	// The lanes where a character starts: not 80..BF, which are below
+	// C0 as signed bytes.
+	VPCMPGTB  Y0, Y10, Y1
+	VPMOVMSKB Y1, R10
+	NOTL      R10
+	// The unit of the character that starts in each lane of the first
+	// 16 and of the last 16, from the lane's byte and the 2 after it.
+	VPMOVZXBW (SI)(AX*1), Y0
+	VPMOVZXBW 1(SI)(AX*1), Y1
+	VPMOVZXBW 2(SI)(AX*1), Y2
+	WIDEN_UNITS(Y0, Y1, Y2, Y3, Y4, Y5)
+	VPMOVZXBW 16(SI)(AX*1), Y0
+	VPMOVZXBW 17(SI)(AX*1), Y1
+	VPMOVZXBW 18(SI)(AX*1), Y2
+	WIDEN_UNITS(Y0, Y1, Y2, Y3, Y4, Y6)
+	// The units of the lanes where characters start, 8 lanes at a time,
+	// packed to the front and stored one after the other.
+	WIDEN_PACK(X5)
+	VEXTRACTI128 $1, Y5, X5
+	WIDEN_PACK(X5)
+	WIDEN_PACK(X6)
+	VEXTRACTI128 $1, Y6, X6
+	WIDEN_PACK(X6)
+	ADDQ $32, AX
+	JMP  widen2loop
+
+widen2end:
+	// The run ends after the last character it wrote, past the bytes
+	// of the last block's last character that lie after the block.
+	CMPQ    AX, R9
+	JAE     widen2done
+	MOVBLZX (SI)(AX*1), CX
+	ANDL    $0xC0, CX
+	CMPL    CX, $0x80
+	JNE     widen2done
+	INCQ    AX
+	JMP     widen2end
 
 widen2done:
 	VZEROUPPER
@@ -187,18 +333,48 @@ widen5done:
 	MOVQ AX, ns+56(FP)
 	RET
 
-// func narrowAVX2(dst, src []byte) (nd, ns int)
-// Requires: AVX, AVX2
-TEXT ·narrowAVX2(SB), NOSPLIT, $0-64
+// func narrowAVX2(dst, src []byte, stopLo, stopN uint32, stopASCII bool) (nd, ns int)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·narrowAVX2(SB), NOSPLIT, $0-80
 	MOVQ dst_base+0(FP), DI
 	MOVQ dst_len+8(FP), R8
 	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), R9
 	XORQ AX, AX // ns
 	XORQ BX, BX // nd
-	MOVL $0xFF80FF80, CX
+	LEAQ narrowPack<>(SB), R14
+	MOVL stopN+52(FP), R12   // units stopLo..stopLo+stopN-1, cyclic in 16 bits
+	MOVBLZX stopASCII+56(FP), R13
+	MOVL stopLo+48(FP), CX
+	VMOVD CX, X12
+	VPBROADCASTW X12, Y12
+	LEAL -1(R12), CX
+	VMOVD CX, X13
+	VPBROADCASTW X13, Y13    // stopN-1
+	MOVL $0xFF80, CX
 	VMOVD CX, X15
-	VPBROADCASTD X15, Y15
+	VPBROADCASTW X15, Y15
+	MOVL $0x1B, CX           // D800..DFFF>>11
+	VMOVD CX, X14
+	VPBROADCASTW X14, Y14
+	MOVL $0x7F, CX
+	VMOVD CX, X9
+	VPBROADCASTD X9, Y9
+	MOVL $0x7FF, CX
+	VMOVD CX, X8
+	VPBROADCASTD X8, Y8
+	MOVL $0x3F, CX
+	VMOVD CX, X7
+	VPBROADCASTD X7, Y7
+	MOVL $0x80, CX
+	VMOVD CX, X6
+	VPBROADCASTD X6, Y6
+	MOVL $0xC0, CX
+	VMOVD CX, X5
+	VPBROADCASTD X5, Y5
+	MOVL $0xE0, CX
+	VMOVD CX, X4
+	VPBROADCASTD X4, Y4
 
 narrow2loop:
 	LEAQ 34(AX), CX
@@ -207,9 +383,12 @@ narrow2loop:
 	LEAQ 64(BX), CX
 	CMPQ CX, R8
 	JA   narrow2done
-	VMOVDQU      (SI)(AX*1), Y0
-	VPTEST       Y15, Y0
-	JNZ          narrow2done
+	VMOVDQU (SI)(AX*1), Y0
+	TESTL   R13, R13
+	JNZ     narrow2multi
+	VPTEST  Y15, Y0
+	JNZ     narrow2multi
+	// ASCII: the low bytes are the output.
 	VEXTRACTI128 $1, Y0, X1
 	VPACKUSWB    X1, X0, X2
 	VMOVDQU      X2, (DI)(BX*1)
@@ -217,10 +396,46 @@ narrow2loop:
 	ADDQ         $16, BX
 	JMP          narrow2loop
 
+narrow2multi:
+	// A surrogate stops the kernel, and so does a unit u with
+	// (u-stopLo)&FFFF <= stopN-1 (the min of the two is u-stopLo).
+	VPSRLW   $11, Y0, Y1
+	VPCMPEQW Y14, Y1, Y1
+	VPTEST   Y1, Y1
+	JNZ      narrow2done
+	TESTL    R12, R12
+	JZ       narrow2conv
+	VPSUBW   Y12, Y0, Y1
+	VPMINUW  Y13, Y1, Y2
+	VPCMPEQW Y2, Y1, Y1
+	VPTEST   Y1, Y1
+	JNZ      narrow2done
+	VPTEST   Y15, Y0
+	JNZ      narrow2conv
+	// ASCII, with the stop range checked.
+	VEXTRACTI128 $1, Y0, X1
+	VPACKUSWB    X1, X0, X2
+	VMOVDQU      X2, (DI)(BX*1)
+	ADDQ         $32, AX
+	ADDQ         $16, BX
+	JMP          narrow2loop
+
+narrow2conv:
+	// Each unit's UTF-8 in a dword, 8 units at a time, packed to the
+	// front 4 units at a time and stored one after the other.
+	VPMOVZXWD (SI)(AX*1), Y0
+	NARROW_UTF8
+	NARROW_PACK
+	VPMOVZXWD 16(SI)(AX*1), Y0
+	NARROW_UTF8
+	NARROW_PACK
+	ADDQ $32, AX
+	JMP  narrow2loop
+
 narrow2done:
 	VZEROUPPER
-	MOVQ BX, nd+48(FP)
-	MOVQ AX, ns+56(FP)
+	MOVQ BX, nd+64(FP)
+	MOVQ AX, ns+72(FP)
 	RET
 
 // func narrowAVX512(dst, src []byte, stopLo, stopN uint32) (nd, ns int)
