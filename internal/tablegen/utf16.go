@@ -4,22 +4,34 @@ import "math/bits"
 
 // UTF16AVX2 returns tables_amd64.h of internal/utf16, which widen_amd64.s
 // includes: the shuffles with which the AVX2 kernels pack the lanes they
-// keep to the front of a 16-byte lane.
+// keep to the front of a 16-byte lane, and the constant shuffles of
+// narrowAVX2.
 func UTF16AVX2() File {
 	return File{
 		Name: "tables_amd64.h",
-		Doc:  "The shuffles of internal/utf16's AVX2 kernels, 16 bytes an entry.",
+		Doc:  "The shuffles of internal/utf16's AVX2 kernels (VPSHUFB), 16 bytes an entry.",
 		Tables: []Table{
 			{Name: "widenPack", Doc: "widenPack, by a mask of 8 words, packs the words whose bits are set\n" +
-				"to the front, in order (VPSHUFB): entry k has the bytes 2j and 2j+1\n" +
-				"for each bit j of k, then 80s, which zero the rest.",
+				"to the front, in order: entry k has the bytes 2j and 2j+1 for each\n" +
+				"bit j of k, then 80s, which zero the rest.",
 				Data: WidenPack()},
-			{Name: "narrowPack", Doc: "narrowPack, by m | n<<4 for 4 dwords that each hold the UTF-8 of a\n" +
+			{Name: "narrowPack3", Doc: "narrowPack3, by m | n<<4 for 4 dwords that each hold the UTF-8 of a\n" +
 				"unit below U+10000 from their low byte up, m having bit j set where\n" +
 				"dword j holds 2 bytes or more and n where it holds 3, packs their\n" +
-				"bytes to the front, in order (VPSHUFB): 4+popcount(m|n<<4) bytes,\n" +
-				"then 80s.",
-				Data: NarrowPack()},
+				"bytes to the front, in order: 4+popcount(m|n<<4) bytes, then 80s.",
+				Data: NarrowPack3()},
+			{Name: "narrowPack2", Doc: "narrowPack2, by a mask m of 8 words that each hold the UTF-8 of a\n" +
+				"unit below U+0800 from their low byte up, with bit j set where word j\n" +
+				"holds 2 bytes, packs their bytes to the front, in order:\n" +
+				"8+popcount(m) bytes, then 80s.",
+				Data: NarrowPack2()},
+			{Name: "narrowKeys", Doc: "narrowKeys orders the bytes of each lane of masks of 8 units a0..a7\n" +
+				"then b0..b7 as a0..a3, b0..b3, a4..a7, b4..b7, so that each byte of\n" +
+				"their VPMOVMSKB is the key of 4 units in narrowPack3.",
+				Data: NarrowKeys()},
+			{Name: "narrowThrees", Doc: "narrowThrees packs 4 dwords of 3 bytes each, in each lane: their\n" +
+				"12 bytes, then 80s.",
+				Data: NarrowThrees()},
 		},
 	}
 }
@@ -41,10 +53,10 @@ func WidenPack() []byte {
 	return t
 }
 
-// NarrowPack returns the table narrowPack of UTF16AVX2. The entries of
+// NarrowPack3 returns the table narrowPack3 of UTF16AVX2. The entries of
 // keys with a bit of n set whose bit of m is not, which no unit gives,
 // are those of the key with that bit of m set too.
-func NarrowPack() []byte {
+func NarrowPack3() []byte {
 	t := make([]byte, 0, 256*16)
 	for k := range 256 {
 		m, n := k&0xF|k>>4, k>>4
@@ -63,9 +75,40 @@ func NarrowPack() []byte {
 			}
 		}
 		if m == k&0xF && p != 4+bits.OnesCount(uint(k)) {
-			panic("tablegen: narrowPack's length")
+			panic("tablegen: narrowPack3's length")
 		}
 		t = append(t, e...)
 	}
 	return t
+}
+
+// NarrowPack2 returns the table narrowPack2 of UTF16AVX2.
+func NarrowPack2() []byte {
+	t := make([]byte, 0, 256*16)
+	for k := range 256 {
+		e := fill(0x80, 16)
+		p := 0
+		for j := range 8 {
+			e[p] = byte(2 * j)
+			p++
+			if k>>j&1 != 0 {
+				e[p] = byte(2*j + 1)
+				p++
+			}
+		}
+		t = append(t, e...)
+	}
+	return t
+}
+
+// NarrowKeys returns the constant narrowKeys of UTF16AVX2.
+func NarrowKeys() []byte {
+	lane := []byte{0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15}
+	return append(lane, lane...)
+}
+
+// NarrowThrees returns the constant narrowThrees of UTF16AVX2.
+func NarrowThrees() []byte {
+	lane := []byte{0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0x80, 0x80, 0x80, 0x80}
+	return append(lane, lane...)
 }

@@ -92,7 +92,7 @@ func widenAVX512(dst, src []byte) (nd, ns int)
 // narrow2 is Narrow for blocks without surrogates, by narrowAVX2.
 func narrow2(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
 	lo, n := stopUnits(stopLo, stopN)
-	return narrowAVX2(dst, src, lo, n, n > 0 && (lo < 0x80 || lo+n > 0x10000))
+	return narrowAVX2(dst, src, uint16(lo), uint16(n-1), n > 0, n > 0 && (lo < 0x80 || lo+n > 0x10000))
 }
 
 // stopUnits returns the units u (below 0x10000) with u-stopLo < stopN
@@ -116,12 +116,12 @@ func stopUnits(stopLo, stopN uint32) (lo, n uint32) {
 	return lo, n
 }
 
-// narrowAVX2 is Narrow for blocks without surrogates, and without units
-// u with (u-stopLo)&0xFFFF < stopN, which it checks in blocks of ASCII
-// too if stopASCII is set.
+// narrowAVX2 is Narrow for blocks without surrogates and, if stop is
+// set, without units u with (u-stopLo)&0xFFFF <= stopLast, which it
+// checks in blocks of ASCII too if stopASCII is set.
 //
 //go:noescape
-func narrowAVX2(dst, src []byte, stopLo, stopN uint32, stopASCII bool) (nd, ns int)
+func narrowAVX2(dst, src []byte, stopLo, stopLast uint16, stop, stopASCII bool) (nd, ns int)
 
 // narrowAVX512 is Narrow.
 //
