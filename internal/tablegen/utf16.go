@@ -4,8 +4,8 @@ import "math/bits"
 
 // UTF16AVX2 returns tables_amd64.h of internal/utf16, which widen_amd64.s
 // includes: the shuffles with which the AVX2 kernels pack the lanes they
-// keep to the front of a 16-byte lane, and the constant shuffles of
-// narrowAVX2.
+// keep to the front of a 16-byte lane, the constant shuffles of
+// narrowAVX2, and the constants of widenAVX2's 4-byte sequences.
 func UTF16AVX2() File {
 	return File{
 		Name: "tables_amd64.h",
@@ -32,6 +32,15 @@ func UTF16AVX2() File {
 			{Name: "narrowThrees", Doc: "narrowThrees packs 4 dwords of 3 bytes each, in each lane: their\n" +
 				"12 bytes, then 80s.",
 				Data: NarrowThrees()},
+			{Name: "wordEF", Doc: "The constants of widenAVX2's 4-byte sequences, each a word in all\n" +
+				"16 lanes: b0 > wordEF for their leads; the high surrogate is\n" +
+				"wordD7C0 plus the 3-byte form's unit>>4 (the lead's high bit is\n" +
+				"dropped: F0..F4&0F is F0..F4&07); the low one, in the lane after\n" +
+				"the lead, wordDC00 | the 3-byte form's unit&word3FF.",
+				Data: words(0xEF)},
+			{Name: "wordD7C0", Data: words(0xD7C0)},
+			{Name: "word3FF", Data: words(0x3FF)},
+			{Name: "wordDC00", Data: words(0xDC00)},
 		},
 	}
 }
@@ -111,4 +120,9 @@ func NarrowKeys() []byte {
 func NarrowThrees() []byte {
 	lane := []byte{0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0x80, 0x80, 0x80, 0x80}
 	return append(lane, lane...)
+}
+
+// words returns the 16-bit w in all 16 lanes of a Y register.
+func words(w uint16) []byte {
+	return repeat([]byte{byte(w), byte(w >> 8)}, 32)
 }

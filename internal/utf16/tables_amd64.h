@@ -1571,3 +1571,29 @@ DATA narrowThrees<>+0x08(SB)/8, $0x808080800e0d0c0a
 DATA narrowThrees<>+0x10(SB)/8, $0x0908060504020100
 DATA narrowThrees<>+0x18(SB)/8, $0x808080800e0d0c0a
 GLOBL narrowThrees<>(SB), RODATA|NOPTR, $32
+
+// The constants of widenAVX2's 4-byte sequences, each a word in all
+// 16 lanes: b0 > wordEF for their leads; the high surrogate is
+// wordD7C0 plus the 3-byte form's unit>>4 (the lead's high bit is
+// dropped: F0..F4&0F is F0..F4&07); the low one, in the lane after
+// the lead, wordDC00 | the 3-byte form's unit&word3FF.
+DATA wordEF<>+0x00(SB)/8, $0x00ef00ef00ef00ef
+DATA wordEF<>+0x08(SB)/8, $0x00ef00ef00ef00ef
+DATA wordEF<>+0x10(SB)/8, $0x00ef00ef00ef00ef
+DATA wordEF<>+0x18(SB)/8, $0x00ef00ef00ef00ef
+GLOBL wordEF<>(SB), RODATA|NOPTR, $32
+DATA wordD7C0<>+0x00(SB)/8, $0xd7c0d7c0d7c0d7c0
+DATA wordD7C0<>+0x08(SB)/8, $0xd7c0d7c0d7c0d7c0
+DATA wordD7C0<>+0x10(SB)/8, $0xd7c0d7c0d7c0d7c0
+DATA wordD7C0<>+0x18(SB)/8, $0xd7c0d7c0d7c0d7c0
+GLOBL wordD7C0<>(SB), RODATA|NOPTR, $32
+DATA word3FF<>+0x00(SB)/8, $0x03ff03ff03ff03ff
+DATA word3FF<>+0x08(SB)/8, $0x03ff03ff03ff03ff
+DATA word3FF<>+0x10(SB)/8, $0x03ff03ff03ff03ff
+DATA word3FF<>+0x18(SB)/8, $0x03ff03ff03ff03ff
+GLOBL word3FF<>(SB), RODATA|NOPTR, $32
+DATA wordDC00<>+0x00(SB)/8, $0xdc00dc00dc00dc00
+DATA wordDC00<>+0x08(SB)/8, $0xdc00dc00dc00dc00
+DATA wordDC00<>+0x10(SB)/8, $0xdc00dc00dc00dc00
+DATA wordDC00<>+0x18(SB)/8, $0xdc00dc00dc00dc00
+GLOBL wordDC00<>(SB), RODATA|NOPTR, $32

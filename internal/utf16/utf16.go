@@ -35,9 +35,7 @@ const (
 // bytes follow the block in src and dst has Room bytes left. The prefix
 // ends after the last character it converts, which may lie a few bytes
 // after the last block; a 4-byte character that starts in the last byte of
-// the last block is left out. An implementation may stop sooner: the AVX2
-// kernel takes only blocks without a 4-byte sequence. It returns the bytes
-// written and read.
+// the last block is left out. It returns the bytes written and read.
 func Widen(dst, src []byte) (nd, ns int) {
 	if len(src) < WidenBlock+2 || len(dst) < Room {
 		return 0, 0
@@ -86,8 +84,7 @@ type implInfo struct {
 	registry.Impl
 	widen  func(dst, src []byte) (int, int)
 	narrow func(dst, src []byte, stopLo, stopN uint32) (int, int)
-	// bmpOnly is set for kernels that take only the blocks of characters
-	// below U+10000: of UTF-8 without 4-byte sequences, of UTF-16 without
-	// surrogates.
-	bmpOnly bool
+	// narrowBMP is set for kernels whose narrow takes only blocks
+	// without surrogates.
+	narrowBMP bool
 }

@@ -46,7 +46,7 @@ func TestPageBoundary(t *testing.T) {
 					copy(p, src)
 					want := make([]byte, room)
 					nd, ns := im.widen(d, p)
-					wnd, wns := widenGeneric(want, src, im.bmpOnly)
+					wnd, wns := widenGeneric(want, src)
 					if nd != wnd || ns != wns || !bytes.Equal(d[:nd], want[:wnd]) {
 						t.Fatalf("%s widen at the %s of a page, %d bytes: %d, %d; generic %d, %d", im.Name, at, len(src), nd, ns, wnd, wns)
 					}
@@ -58,7 +58,7 @@ func TestPageBoundary(t *testing.T) {
 					}
 					copy(p, w)
 					nd, ns = im.narrow(d, p, 0xEF80, 0x80)
-					wnd, wns = narrowGeneric(want, w, 0xEF80, 0x80, im.bmpOnly)
+					wnd, wns = narrowGeneric(want, w, 0xEF80, 0x80, im.narrowBMP)
 					if nd != wnd || ns != wns || !bytes.Equal(d[:nd], want[:wnd]) {
 						t.Fatalf("%s narrow at the %s of a page, %d bytes: %d, %d; generic %d, %d", im.Name, at, len(w), nd, ns, wnd, wns)
 					}

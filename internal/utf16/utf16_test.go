@@ -79,7 +79,7 @@ func TestWiden(t *testing.T) {
 				dst := make([]byte, room)
 				nd, ns := im.widen(dst, src)
 				want := make([]byte, room)
-				wnd, wns := widenGeneric(want, src, im.bmpOnly)
+				wnd, wns := widenGeneric(want, src)
 				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 					t.Fatalf("%s room %d (%q): %d, %d; generic %d, %d", im.Name, room, s, nd, ns, wnd, wns)
 				}
@@ -144,7 +144,7 @@ func TestNarrow(t *testing.T) {
 					dst := make([]byte, room)
 					nd, ns := im.narrow(dst, src, stop[0], stop[1])
 					want := make([]byte, room)
-					wnd, wns := narrowGeneric(want, src, stop[0], stop[1], im.bmpOnly)
+					wnd, wns := narrowGeneric(want, src, stop[0], stop[1], im.narrowBMP)
 					if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 						t.Fatalf("%s room %d stop %x (% X): %d, %d; generic %d, %d", im.Name, room, stop, src, nd, ns, wnd, wns)
 					}
@@ -196,14 +196,14 @@ func FuzzWiden(f *testing.F) {
 			dst := make([]byte, int(room)*2)
 			nd, ns := im.widen(dst, src)
 			want := make([]byte, len(dst))
-			wnd, wns := widenGeneric(want, src, im.bmpOnly)
+			wnd, wns := widenGeneric(want, src)
 			if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 				t.Fatalf("%s (%q): %d, %d; generic %d, %d", im.Name, src, nd, ns, wnd, wns)
 			}
 			u := le(utf16.Encode([]rune(string(src))))
 			dst = make([]byte, int(room)*2)
 			nd, ns = im.narrow(dst, u, 0xEF80, 0x80)
-			wnd, wns = narrowGeneric(want, u, 0xEF80, 0x80, im.bmpOnly)
+			wnd, wns = narrowGeneric(want, u, 0xEF80, 0x80, im.narrowBMP)
 			if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 				t.Fatalf("%s narrow (% X): %d, %d; generic %d, %d", im.Name, u, nd, ns, wnd, wns)
 			}

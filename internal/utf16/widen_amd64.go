@@ -32,10 +32,10 @@ var (
 
 var impls = []implInfo{
 	implGeneric: {Impl: registry.Impl{Name: "generic"},
-		widen:  func(dst, src []byte) (int, int) { return widenGeneric(dst, src, false) },
+		widen:  func(dst, src []byte) (int, int) { return widenGeneric(dst, src) },
 		narrow: func(dst, src []byte, lo, n uint32) (int, int) { return narrowGeneric(dst, src, lo, n, false) }},
 	implAVX2: {Impl: registry.Impl{Name: "avx2", Needs: avx2Needs, Advertised: cpu.X86.HasAVX2},
-		widen: widenAVX2, narrow: narrow2, bmpOnly: true},
+		widen: widenAVX2, narrow: narrow2, narrowBMP: true},
 	implAVX512: {Impl: registry.Impl{Name: "avx512", Needs: avx512Needs, Advertised: cpu.X86.HasAVX512F},
 		widen: widenAVX512, narrow: narrowAVX512},
 }
@@ -62,7 +62,7 @@ func widen(dst, src []byte) (int, int) {
 	case implAVX2:
 		return widenAVX2(dst, src)
 	case implGeneric:
-		return widenGeneric(dst, src, false)
+		return widenGeneric(dst, src)
 	}
 	return 0, 0
 }
@@ -79,7 +79,7 @@ func narrow(dst, src []byte, stopLo, stopN uint32) (int, int) {
 	return 0, 0
 }
 
-// widenAVX2 is Widen for blocks without 4-byte sequences.
+// widenAVX2 is Widen.
 //
 //go:noescape
 func widenAVX2(dst, src []byte) (nd, ns int)

@@ -20,8 +20,8 @@
 // the low byte b0 of each word of w, from b0, the high byte b1 and b2,
 // the low byte of w2: b0 for ASCII; (b0&1F)<<6 | b1&3F after a 2-byte
 // lead (C0..DF); (b0&0F)<<12 | (b1&3F)<<6 | b2&3F after a 3-byte one
-// (E0..EF), whose b0&1F is b0&0F. It uses Y9 and Y11..Y15 and clobbers w,
-// w2 and t.
+// (E0..EF), whose b0&1F is b0&0F. It leaves b0 in w and that 3-byte form
+// in w2, uses Y9 and Y11..Y15 and clobbers t.
 #define WIDEN_UNITS(w, w2, t, out) \
 	VPAND      Y14, w, t \
 	VPMADDUBSW Y13, t, t \
@@ -65,6 +65,7 @@ TEXT ·widenAVX2(SB), NOSPLIT, $0-64
 	MOVQ src_len+32(FP), R9
 	XORQ R11, R11 // ns
 	XORQ BX, BX   // nd
+	XORL R15, R15 // a 4-byte sequence started in the last lane of the block before
 	// The last ns and nd at which a block fits.
 	LEAQ -34(R9), R12
 	LEAQ -64(R8), R13
@@ -97,11 +98,14 @@ widen2loop:
 	JMP       widen2loop
 
 widen2multi:
-	// A 4-byte lead (F0..FF, which b-EF saturated leaves nonzero) stops
-	// the kernel.
+	// Blocks with 4-byte sequences (leads F0..F4, which b-EF saturated
+	// leaves nonzero), or after one that started in the last lane of
+	// the block before (R15), take the path of widen2four.
 	VPSUBUSB  Y8, Y0, Y1
 	VPTEST    Y1, Y1
-	JNZ       widen2end
+	JNZ       widen2four
+	TESTL     R15, R15
+	JNZ       widen2four
 	// The lanes where a character starts: not 80..BF, which are below
 	// C0 as signed bytes.
 	VPCMPGTB  Y0, Y10, Y1
@@ -124,9 +128,76 @@ widen2multi:
 	ADDQ $32, R11
 	JMP  widen2loop
 
+widen2four:
+	// As widen2multi, and for a 4-byte lead, the high surrogate in its
+	// lane and the low one in the lane after it, which is kept too.
+	// The leads' lanes, L, from Y1.
+	VPXOR     Y4, Y4, Y4
+	VPCMPEQB  Y4, Y1, Y1
+	VPMOVMSKB Y1, DX
+	NOTL      DX
+	VPCMPGTB  Y0, Y10, Y1
+	VPMOVMSKB Y1, AX
+	NOTL      AX
+	ORL       R15, AX     // the lane after a lead in the block before
+	MOVL      DX, R15
+	SHRL      $31, R15
+	SHLL      $1, DX
+	ORL       DX, AX      // the lanes after leads
+	// The bytes before the even lanes, in the low bytes of the words of
+	// Y7: the block a byte back, or at the start of src, the block
+	// shifted by a byte, with a 0 in.
+	TESTQ     R11, R11
+	JZ        widen2first
+	VMOVDQU   -1(SI)(R11*1), Y7
+	JMP       widen2units
+
+widen2first:
+	VPERM2I128 $0x08, Y0, Y0, Y7
+	VPALIGNR   $15, Y7, Y0, Y7
+
+widen2units:
+	VPAND     Y9, Y7, Y7
+	VPCMPGTW  wordEF<>(SB), Y7, Y7 // the even lanes after a lead
+	VMOVDQU   1(SI)(R11*1), Y1
+	VMOVDQU   2(SI)(R11*1), Y2
+	VPSRLW    $8, Y2, Y3
+	// Even lanes: the 3-byte form's unit is left in Y2, b0 in Y0.
+	WIDEN_UNITS(Y0, Y2, Y4, Y5)
+	VPCMPGTW  wordEF<>(SB), Y0, Y4 // even leads; the odd lanes after a lead
+	VPSRLW    $4, Y2, Y0
+	VPADDW    wordD7C0<>(SB), Y0, Y0
+	VPBLENDVB Y4, Y0, Y5, Y5
+	VPAND     word3FF<>(SB), Y2, Y2
+	VPOR      wordDC00<>(SB), Y2, Y2
+	VPBLENDVB Y7, Y2, Y5, Y5
+	// Odd lanes.
+	WIDEN_UNITS(Y1, Y3, Y0, Y6)
+	VPCMPGTW  wordEF<>(SB), Y1, Y7 // odd leads
+	VPSRLW    $4, Y3, Y1
+	VPADDW    wordD7C0<>(SB), Y1, Y1
+	VPBLENDVB Y7, Y1, Y6, Y6
+	VPAND     word3FF<>(SB), Y3, Y3
+	VPOR      wordDC00<>(SB), Y3, Y3
+	VPBLENDVB Y4, Y3, Y6, Y6
+	VPUNPCKLWD Y6, Y5, Y0
+	VPUNPCKHWD Y6, Y5, Y1
+	PACK4(R14, Y0, X0, Y1, X1, 0, 2)
+	ADDQ $32, R11
+	JMP  widen2loop
+
 widen2end:
-	// The run ends after the last character it wrote, past the bytes
-	// of the last block's last character that lie after the block.
+	// The run ends after the last character it wrote: past the bytes
+	// of the last block's last character that lie after the block, or
+	// before it, its high surrogate taken back, if it has 4 bytes and
+	// starts in the block's last byte.
+	TESTL   R15, R15
+	JZ      widen2skip
+	SUBQ    $2, BX
+	DECQ    R11
+	JMP     widen2done
+
+widen2skip:
 	CMPQ    R11, R9
 	JAE     widen2done
 	MOVBLZX (SI)(R11*1), CX
@@ -134,7 +205,7 @@ widen2end:
 	CMPL    CX, $0x80
 	JNE     widen2done
 	INCQ    R11
-	JMP     widen2end
+	JMP     widen2skip
 
 widen2done:
 	VZEROUPPER

@@ -2,22 +2,14 @@ package utf16
 
 import "encoding/binary"
 
-// widenGeneric is Widen in Go: the reference. With bmp set it takes only
-// blocks without a 4-byte lead, as the AVX2 kernel does.
-func widenGeneric(dst, src []byte, bmp bool) (nd, ns int) {
+// widenGeneric is Widen in Go: the reference.
+func widenGeneric(dst, src []byte) (nd, ns int) {
 	pos := 0     // the next block
 	pending := 0 // 2 when the last character written has 4 bytes and starts in its block's last byte
 	lastNd := 0  // nd before that character
 	lastStart := 0
 	for pos+WidenBlock+2 <= len(src) && nd-pending+Room <= len(dst) {
 		blk := src[pos : pos+WidenBlock]
-		if bmp {
-			for _, c := range blk {
-				if c >= 0xF0 {
-					return nd, ns
-				}
-			}
-		}
 		pending = 0
 		// Each character that starts in the block, with the bytes after
 		// the block that it needs.
