@@ -41,6 +41,18 @@ func UTF16AVX2() File {
 			{Name: "wordD7C0", Data: words(0xD7C0)},
 			{Name: "word3FF", Data: words(0x3FF)},
 			{Name: "wordDC00", Data: words(0xDC00)},
+			{Name: "wordFC00", Doc: "The constants of narrowAVX2's surrogates, each a word in all 16\n" +
+				"lanes but notLane0: u&wordFC00 is D800 for a high surrogate u and\n" +
+				"DC00 for a low one. For a high one, v = u-wordD7C0 is the code\n" +
+				"point>>10, whose first 2 bytes of UTF-8 are wordF0|v>>8, 80|(v>>2)&3F;\n" +
+				"the low one after it has the other 2, 80|(h&word3)<<4|(u>>6)&word0F\n" +
+				"and 80|u&3F, h the high one. notLane0 clears the first lane.",
+				Data: words(0xFC00)},
+			{Name: "wordD800", Data: words(0xD800)},
+			{Name: "wordF0", Data: words(0xF0)},
+			{Name: "word3", Data: words(3)},
+			{Name: "word0F", Data: words(0x0F)},
+			{Name: "notLane0", Data: append([]byte{0, 0}, fill(0xFF, 30)...)},
 		},
 	}
 }

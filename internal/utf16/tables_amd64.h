@@ -1597,3 +1597,40 @@ DATA wordDC00<>+0x08(SB)/8, $0xdc00dc00dc00dc00
 DATA wordDC00<>+0x10(SB)/8, $0xdc00dc00dc00dc00
 DATA wordDC00<>+0x18(SB)/8, $0xdc00dc00dc00dc00
 GLOBL wordDC00<>(SB), RODATA|NOPTR, $32
+
+// The constants of narrowAVX2's surrogates, each a word in all 16
+// lanes but notLane0: u&wordFC00 is D800 for a high surrogate u and
+// DC00 for a low one. For a high one, v = u-wordD7C0 is the code
+// point>>10, whose first 2 bytes of UTF-8 are wordF0|v>>8, 80|(v>>2)&3F;
+// the low one after it has the other 2, 80|(h&word3)<<4|(u>>6)&word0F
+// and 80|u&3F, h the high one. notLane0 clears the first lane.
+DATA wordFC00<>+0x00(SB)/8, $0xfc00fc00fc00fc00
+DATA wordFC00<>+0x08(SB)/8, $0xfc00fc00fc00fc00
+DATA wordFC00<>+0x10(SB)/8, $0xfc00fc00fc00fc00
+DATA wordFC00<>+0x18(SB)/8, $0xfc00fc00fc00fc00
+GLOBL wordFC00<>(SB), RODATA|NOPTR, $32
+DATA wordD800<>+0x00(SB)/8, $0xd800d800d800d800
+DATA wordD800<>+0x08(SB)/8, $0xd800d800d800d800
+DATA wordD800<>+0x10(SB)/8, $0xd800d800d800d800
+DATA wordD800<>+0x18(SB)/8, $0xd800d800d800d800
+GLOBL wordD800<>(SB), RODATA|NOPTR, $32
+DATA wordF0<>+0x00(SB)/8, $0x00f000f000f000f0
+DATA wordF0<>+0x08(SB)/8, $0x00f000f000f000f0
+DATA wordF0<>+0x10(SB)/8, $0x00f000f000f000f0
+DATA wordF0<>+0x18(SB)/8, $0x00f000f000f000f0
+GLOBL wordF0<>(SB), RODATA|NOPTR, $32
+DATA word3<>+0x00(SB)/8, $0x0003000300030003
+DATA word3<>+0x08(SB)/8, $0x0003000300030003
+DATA word3<>+0x10(SB)/8, $0x0003000300030003
+DATA word3<>+0x18(SB)/8, $0x0003000300030003
+GLOBL word3<>(SB), RODATA|NOPTR, $32
+DATA word0F<>+0x00(SB)/8, $0x000f000f000f000f
+DATA word0F<>+0x08(SB)/8, $0x000f000f000f000f
+DATA word0F<>+0x10(SB)/8, $0x000f000f000f000f
+DATA word0F<>+0x18(SB)/8, $0x000f000f000f000f
+GLOBL word0F<>(SB), RODATA|NOPTR, $32
+DATA notLane0<>+0x00(SB)/8, $0xffffffffffff0000
+DATA notLane0<>+0x08(SB)/8, $0xffffffffffffffff
+DATA notLane0<>+0x10(SB)/8, $0xffffffffffffffff
+DATA notLane0<>+0x18(SB)/8, $0xffffffffffffffff
+GLOBL notLane0<>(SB), RODATA|NOPTR, $32

@@ -47,9 +47,11 @@ func Widen(dst, src []byte) (nd, ns int) {
 // NarrowBlock bytes at a time, with the low surrogate after the block if
 // the block ends with a high one, while the block holds no lone surrogate
 // and no unit u with u-stopLo < stopN, 2 more bytes follow it in src, and
-// dst has Room bytes left. An
-// implementation may stop sooner: the AVX2 kernel takes only blocks
-// without surrogates. It returns the bytes written and read.
+// dst has Room bytes left. It returns the bytes written and read. The
+// stop range should hold no surrogates and no units below U+0080: the
+// reference and the AVX2 kernel do not look for the low surrogate of a
+// pair in it, the AVX-512 kernel does, and does not look at blocks of
+// ASCII.
 func Narrow(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
 	if len(src) < NarrowBlock+2 || len(dst) < Room {
 		return 0, 0
@@ -84,7 +86,4 @@ type implInfo struct {
 	registry.Impl
 	widen  func(dst, src []byte) (int, int)
 	narrow func(dst, src []byte, stopLo, stopN uint32) (int, int)
-	// narrowBMP is set for kernels whose narrow takes only blocks
-	// without surrogates.
-	narrowBMP bool
 }

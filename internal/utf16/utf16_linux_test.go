@@ -58,7 +58,7 @@ func TestPageBoundary(t *testing.T) {
 					}
 					copy(p, w)
 					nd, ns = im.narrow(d, p, 0xEF80, 0x80)
-					wnd, wns = narrowGeneric(want, w, 0xEF80, 0x80, im.narrowBMP)
+					wnd, wns = narrowGeneric(want, w, 0xEF80, 0x80)
 					if nd != wnd || ns != wns || !bytes.Equal(d[:nd], want[:wnd]) {
 						t.Fatalf("%s narrow at the %s of a page, %d bytes: %d, %d; generic %d, %d", im.Name, at, len(w), nd, ns, wnd, wns)
 					}

@@ -33,9 +33,9 @@ var (
 var impls = []implInfo{
 	implGeneric: {Impl: registry.Impl{Name: "generic"},
 		widen:  func(dst, src []byte) (int, int) { return widenGeneric(dst, src) },
-		narrow: func(dst, src []byte, lo, n uint32) (int, int) { return narrowGeneric(dst, src, lo, n, false) }},
+		narrow: func(dst, src []byte, lo, n uint32) (int, int) { return narrowGeneric(dst, src, lo, n) }},
 	implAVX2: {Impl: registry.Impl{Name: "avx2", Needs: avx2Needs, Advertised: cpu.X86.HasAVX2},
-		widen: widenAVX2, narrow: narrow2, narrowBMP: true},
+		widen: widenAVX2, narrow: narrow2},
 	implAVX512: {Impl: registry.Impl{Name: "avx512", Needs: avx512Needs, Advertised: cpu.X86.HasAVX512F},
 		widen: widenAVX512, narrow: narrowAVX512},
 }
@@ -74,7 +74,7 @@ func narrow(dst, src []byte, stopLo, stopN uint32) (int, int) {
 	case implAVX2:
 		return narrow2(dst, src, stopLo, stopN)
 	case implGeneric:
-		return narrowGeneric(dst, src, stopLo, stopN, false)
+		return narrowGeneric(dst, src, stopLo, stopN)
 	}
 	return 0, 0
 }
@@ -89,7 +89,7 @@ func widenAVX2(dst, src []byte) (nd, ns int)
 //go:noescape
 func widenAVX512(dst, src []byte) (nd, ns int)
 
-// narrow2 is Narrow for blocks without surrogates, by narrowAVX2.
+// narrow2 is Narrow, by narrowAVX2.
 func narrow2(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
 	lo, n := stopUnits(stopLo, stopN)
 	return narrowAVX2(dst, src, uint16(lo), uint16(n-1), n > 0, n > 0 && (lo < 0x80 || lo+n > 0x10000))
@@ -116,9 +116,9 @@ func stopUnits(stopLo, stopN uint32) (lo, n uint32) {
 	return lo, n
 }
 
-// narrowAVX2 is Narrow for blocks without surrogates and, if stop is
-// set, without units u with (u-stopLo)&0xFFFF <= stopLast, which it
-// checks in blocks of ASCII too if stopASCII is set.
+// narrowAVX2 is Narrow with the stop range, if stop is set, of the units
+// u with (u-stopLo)&0xFFFF <= stopLast, which it looks for in blocks of
+// ASCII too if stopASCII is set.
 //
 //go:noescape
 func narrowAVX2(dst, src []byte, stopLo, stopLast uint16, stop, stopASCII bool) (nd, ns int)

@@ -56,6 +56,51 @@
 	VEXTRACTI128 $1, y1, x1 \
 	PACK(tab, AH, x1, base, scale)
 
+// NARROW_WORDS sets, for each unit u of Y0 below U+10000 and not a
+// surrogate, Y4 to C1 = 80|u&3F, Y6 to the first 2 bytes of its UTF-8 if
+// it has 3, E0|u>>12 then C2 = 80|(u>>6)&3F, and Y3 to them if it has 2,
+// C0|u>>6 then C1. It uses Y8..Y11 and clobbers Y1.
+#define NARROW_WORDS \
+	VPSRLW $6, Y0, Y3 \
+	VPAND  Y11, Y0, Y4 \
+	VPOR   Y10, Y4, Y4 \
+	VPAND  Y11, Y3, Y6 \
+	VPOR   Y10, Y6, Y6 \
+	VPSLLW $8, Y6, Y6 \
+	VPSRLW $12, Y0, Y1 \
+	VPOR   Y9, Y1, Y1 \
+	VPOR   Y1, Y6, Y6 \
+	VPOR   Y8, Y3, Y3 \
+	VPSLLW $8, Y4, Y1 \
+	VPOR   Y1, Y3, Y3
+
+// NARROW_TWO sets Y3 to the UTF-8 of each unit u of Y0 below U+0800 in
+// a word, u or C0|u>>6 then 80|u&3F, and Y1 to the lanes of u < 80. It
+// uses Y8, Y10, Y11, Y13 and Y15 and clobbers Y4.
+#define NARROW_TWO \
+	VPSRLW    $6, Y0, Y3 \
+	VPOR      Y8, Y3, Y3 \
+	VPAND     Y11, Y0, Y4 \
+	VPOR      Y10, Y4, Y4 \
+	VPSLLW    $8, Y4, Y4 \
+	VPOR      Y4, Y3, Y3 \
+	VPAND     Y15, Y0, Y1 \
+	VPCMPEQW  Y13, Y1, Y1 \
+	VPBLENDVB Y1, Y0, Y3, Y3
+
+// STOP jumps to narrow2done if a unit u of Y0 is in the stop range, with
+// (u-stopLo)&FFFF <= stopLast, which makes their min u-stopLo, and is not
+// in the lanes of excl. It clobbers Y1 and Y2.
+#define STOP(excl) \
+	VPBROADCASTW stopLo+48(FP), Y1 \
+	VPSUBW       Y1, Y0, Y1 \
+	VPBROADCASTW stopLast+50(FP), Y2 \
+	VPMINUW      Y2, Y1, Y2 \
+	VPCMPEQW     Y2, Y1, Y1 \
+	VPANDN       Y1, excl, Y1 \
+	VPTEST       Y1, Y1 \
+	JNZ          narrow2done
+
 // func widenAVX2(dst, src []byte) (nd, ns int)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·widenAVX2(SB), NOSPLIT, $0-64
@@ -371,7 +416,8 @@ TEXT ·narrowAVX2(SB), NOSPLIT, $0-72
 	MOVQ    src_base+24(FP), SI
 	MOVQ    src_len+32(FP), R9
 	XORQ    R11, R11 // ns
-	XORQ    BX, BX // nd
+	XORQ    BX, BX   // nd
+	XORL    R10, R10 // the last block ended with a high surrogate
 	// The last ns and nd at which a block fits.
 	SUBQ    $34, R9
 	SUBQ    $64, R8
@@ -409,55 +455,36 @@ narrow2ascii:
 	JMP          narrow2loop
 
 narrow2multi:
-	// A surrogate stops the kernel, and so does a unit u in the stop
-	// range, with (u-stopLo)&FFFF <= stopLast, which makes the min of
-	// the two u-stopLo.
 	VPSRLW   $11, Y0, Y1
 	VPCMPEQW Y14, Y1, Y1
 	VPTEST   Y1, Y1
-	JNZ      narrow2done
+	JNZ      narrow2sur
 	TESTL    R12, R12
 	JZ       narrow2conv
-	VPBROADCASTW stopLo+48(FP), Y1
-	VPSUBW       Y1, Y0, Y1
-	VPBROADCASTW stopLast+50(FP), Y2
-	VPMINUW      Y2, Y1, Y2
-	VPCMPEQW     Y2, Y1, Y1
-	VPTEST       Y1, Y1
-	JNZ          narrow2done
-	VPTEST       Y15, Y0
-	JZ           narrow2ascii
+	STOP(Y13)
+	VPTEST   Y15, Y0
+	JZ       narrow2ascii
 
 narrow2conv:
 	VPTEST Y12, Y0
 	JZ     narrow2two
-	// The UTF-8 of each unit u in 3 bytes L, C2, C1: E0|u>>12,
-	// 80|(u>>6)&3F, 80|u&3F; in 2 bytes L, C1: C0|u>>6, 80|u&3F; or u.
-	// The low words of the dwords of the output: L | C2<<8 or L | C1<<8
-	// or u, the high ones C1.
-	VPSRLW   $6, Y0, Y3
-	VPAND    Y11, Y0, Y4
-	VPOR     Y10, Y4, Y4   // 80|u&3F
-	VPAND    Y11, Y3, Y5
-	VPOR     Y10, Y5, Y5
-	VPSLLW   $8, Y5, Y5    // (80|(u>>6)&3F)<<8
-	VPSRLW   $12, Y0, Y6
-	VPOR     Y9, Y6, Y6
-	VPOR     Y5, Y6, Y6    // 3 bytes' low word
-	VPAND    Y12, Y0, Y2
-	VPCMPEQW Y13, Y2, Y2   // u < 800
-	VPTEST   Y2, Y2
-	JZ       narrow2three
-	VPOR      Y8, Y3, Y3
-	VPSLLW    $8, Y4, Y7
-	VPOR      Y7, Y3, Y3   // 2 bytes' low word
+	// The UTF-8 of each unit in the dwords of Y6 (its first 2 bytes) and
+	// Y4 (its third), with the lanes of the units below 800 in Y2 and
+	// below 80 in Y1.
+	NARROW_WORDS
+	VPAND     Y12, Y0, Y2
+	VPCMPEQW  Y13, Y2, Y2
+	VPTEST    Y2, Y2
+	JZ        narrow2three
 	VPBLENDVB Y2, Y3, Y6, Y6
 	VPAND     Y15, Y0, Y1
-	VPCMPEQW  Y13, Y1, Y1  // u < 80
+	VPCMPEQW  Y13, Y1, Y1
 	VPBLENDVB Y1, Y0, Y6, Y6
+
+narrow2pack3:
 	// The dwords, units 0..3 and 8..11 in Y5, 4..7 and 12..15 in Y6, and
 	// the keys of narrowPack3 for units 0..3, 4..7, 8..11 and 12..15 in
-	// the bytes of R10, packed and stored one after the other.
+	// the bytes of AX, packed and stored one after the other.
 	VPUNPCKLWD Y4, Y6, Y5
 	VPUNPCKHWD Y4, Y6, Y6
 	VPACKSSWB  Y2, Y1, Y1
@@ -484,17 +511,11 @@ narrow2three:
 	JMP          narrow2loop
 
 narrow2two:
-	// Units below 800: in each word, u, or C0|u>>6 then 80|u&3F; packed
-	// 8 at a time by narrowPack2, keyed by the units of 2 bytes.
-	VPSRLW    $6, Y0, Y3
-	VPOR      Y8, Y3, Y3
-	VPAND     Y11, Y0, Y4
-	VPOR      Y10, Y4, Y4
-	VPSLLW    $8, Y4, Y4
-	VPOR      Y4, Y3, Y3
-	VPAND     Y15, Y0, Y1
-	VPCMPEQW  Y13, Y1, Y1  // u < 80
-	VPBLENDVB Y1, Y0, Y3, Y3
+	// Units below 800: in words, packed 8 at a time by narrowPack2,
+	// keyed by the units of 2 bytes.
+	NARROW_TWO
+
+narrow2pack2:
 	VPACKSSWB Y1, Y1, Y1
 	VPMOVMSKB Y1, AX
 	NOTL      AX
@@ -505,7 +526,113 @@ narrow2two:
 	ADDQ $32, R11
 	JMP  narrow2loop
 
+narrow2sur:
+	// Surrogates: each high one must have a low one after it, the unit
+	// after the block for the last lane, and each low one a high one
+	// before it, the last of the block before for the first lane (which
+	// the block before took with the high one only so). Y2: the units a
+	// lane on; Y3: a lane back, or at the start of src the block
+	// shifted by a lane with a 0 in.
+	VMOVDQU  2(SI)(R11*1), Y2
+	TESTQ    R11, R11
+	JZ       narrow2surfirst
+	VMOVDQU  -2(SI)(R11*1), Y3
+	JMP      narrow2surcheck
+
+narrow2surfirst:
+	VPERM2I128 $0x08, Y0, Y0, Y3
+	VPALIGNR   $14, Y3, Y0, Y3
+
+narrow2surcheck:
+	VMOVDQU  wordFC00<>(SB), Y7
+	VPAND    Y7, Y0, Y4
+	VPCMPEQW wordD800<>(SB), Y4, Y5 // high
+	VPCMPEQW wordDC00<>(SB), Y4, Y6 // low
+	VPAND    Y7, Y2, Y2
+	VPCMPEQW wordDC00<>(SB), Y2, Y2 // low after
+	VPAND    Y7, Y3, Y4
+	VPCMPEQW wordD800<>(SB), Y4, Y4 // high before
+	VPANDN   Y5, Y2, Y2
+	VPANDN   Y6, Y4, Y1
+	VPOR     Y1, Y2, Y2
+	VPTEST   Y2, Y2
+	JNZ      narrow2done
+	TESTL    R12, R12
+	JZ       narrow2surconv
+	// The stop range, but for the low surrogates after a high one in
+	// the block, as narrowGeneric does.
+	VPAND    Y4, Y6, Y7
+	VPAND    notLane0<>(SB), Y7, Y7
+	STOP(Y7)
+
+narrow2surconv:
+	// A high surrogate's 2 bytes in Y2, a low one's in Y3, those of
+	// either in Y7; the lanes of both in Y5.
+	VPSUBW    wordD7C0<>(SB), Y0, Y1
+	VPSRLW    $8, Y1, Y2
+	VPOR      wordF0<>(SB), Y2, Y2
+	VPSRLW    $2, Y1, Y1
+	VPAND     Y11, Y1, Y1
+	VPOR      Y10, Y1, Y1
+	VPSLLW    $8, Y1, Y1
+	VPOR      Y1, Y2, Y2
+	VPAND     word3<>(SB), Y3, Y3
+	VPSLLW    $4, Y3, Y3
+	VPSRLW    $6, Y0, Y1
+	VPAND     word0F<>(SB), Y1, Y1
+	VPOR      Y1, Y3, Y3
+	VPOR      Y10, Y3, Y3
+	VPAND     Y11, Y0, Y1
+	VPOR      Y10, Y1, Y1
+	VPSLLW    $8, Y1, Y1
+	VPOR      Y1, Y3, Y3
+	VPBLENDVB Y5, Y2, Y3, Y7
+	VPMOVMSKB Y5, R10
+	SHRL      $31, R10
+	VPOR      Y6, Y5, Y5
+	// The other units as in narrow2conv, the surrogates' 2 bytes in
+	// their lanes.
+	VPAND     Y12, Y0, Y2
+	VPCMPEQW  Y13, Y2, Y2
+	VPOR      Y5, Y2, Y2 // 1 or 2 bytes
+	VPMOVMSKB Y2, CX
+	CMPL      CX, $-1
+	JEQ       narrow2surtwo
+	NARROW_WORDS
+	VPBLENDVB Y2, Y3, Y6, Y6
+	VPAND     Y15, Y0, Y1
+	VPCMPEQW  Y13, Y1, Y1
+	VPBLENDVB Y1, Y0, Y6, Y6
+	VPBLENDVB Y5, Y7, Y6, Y6
+	JMP       narrow2pack3
+
+narrow2surtwo:
+	NARROW_TWO
+	VPBLENDVB Y5, Y7, Y3, Y3
+	JMP       narrow2pack2
+
 narrow2done:
+	// A pair of surrogates across the end of the last block taken: the
+	// low one's 2 bytes, 80|(h&3)<<4|(u>>6)&0F and 80|u&3F.
+	TESTL   R10, R10
+	JZ      narrow2ret
+	MOVWLZX -2(SI)(R11*1), CX
+	ANDL    $3, CX
+	SHLL    $4, CX
+	MOVWLZX (SI)(R11*1), DX
+	MOVL    DX, R12
+	SHRL    $6, DX
+	ANDL    $0x0F, DX
+	ORL     DX, CX
+	ORL     $0x80, CX
+	MOVB    CX, (DI)(BX*1)
+	ANDL    $0x3F, R12
+	ORL     $0x80, R12
+	MOVB    R12, 1(DI)(BX*1)
+	ADDQ    $2, BX
+	ADDQ    $2, R11
+
+narrow2ret:
 	VZEROUPPER
 	MOVQ BX, nd+56(FP)
 	MOVQ R11, ns+64(FP)

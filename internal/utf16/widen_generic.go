@@ -58,9 +58,8 @@ func widenGeneric(dst, src []byte) (nd, ns int) {
 	return nd, ns
 }
 
-// narrowGeneric is Narrow in Go: the reference. With bmp set it takes
-// only blocks without surrogates, as the AVX2 kernel does.
-func narrowGeneric(dst, src []byte, stopLo, stopN uint32, bmp bool) (nd, ns int) {
+// narrowGeneric is Narrow in Go: the reference.
+func narrowGeneric(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
 	pos := 0
 	carry := 0 // 2 when the last block ended with a high surrogate, whose low one starts the next
 	for pos+NarrowBlock+2 <= len(src) && nd+Room <= len(dst) {
@@ -68,7 +67,7 @@ func narrowGeneric(dst, src []byte, stopLo, stopN uint32, bmp bool) (nd, ns int)
 		for i := 0; i < NarrowBlock; i += 2 {
 			u := unit(i)
 			switch {
-			case bmp && u-0xD800 < 0x800, u-stopLo < stopN:
+			case u-stopLo < stopN:
 				return nd, pos + carry
 			case u-0xD800 < 0x400:
 				if unit(i+2)-0xDC00 >= 0x400 {
