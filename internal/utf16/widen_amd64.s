@@ -34,6 +34,48 @@
 	VPCMPGTW   Y11, w, out \
 	VPBLENDVB  out, w2, t, out
 
+// THREE_UNITS sets out to the unit of the 3-byte sequence whose lead is
+// the low byte of each word of w, with the high byte and the low byte of
+// w2 after it, as WIDEN_UNITS does. It clobbers w2.
+#define THREE_UNITS(w, w2, out) \
+	VPAND      Y14, w, out \
+	VPMADDUBSW Y13, out, out \
+	VPAND      Y15, w2, w2 \
+	VPSLLW     $6, out, out \
+	VPOR       w2, out, out
+
+// WIDEN_THREE converts a block whose characters are all 3 bytes long and
+// start in the lanes AX, one of 3 masks, if the leads (E0..FF) are those
+// lanes, and else jumps to widen2bmp. Their units are packed by the
+// entries k0..k3 of widenPack and stored at nd, nd+o1, nd+o2 and nd+o3,
+// n bytes in all.
+#define WIDEN_THREE(k0, k1, k2, k3, o1, o2, o3, n) \
+	VPMAXUB      byteE0<>(SB), Y0, Y1 \
+	VPCMPEQB     Y1, Y0, Y1 \
+	VPMOVMSKB    Y1, CX \
+	CMPL         CX, AX \
+	JNE          widen2bmp \
+	VMOVDQU      1(SI)(R11*1), Y1 \
+	VMOVDQU      2(SI)(R11*1), Y2 \
+	VPSRLW       $8, Y2, Y3 \
+	THREE_UNITS(Y0, Y2, Y5) \
+	THREE_UNITS(Y1, Y3, Y6) \
+	VPUNPCKLWD   Y6, Y5, Y0 \
+	VPUNPCKHWD   Y6, Y5, Y1 \
+	VPSHUFB      widenPack<>+k0(SB), X0, X2 \
+	VMOVDQU      X2, (DI)(BX*1) \
+	VPSHUFB      widenPack<>+k1(SB), X1, X2 \
+	VMOVDQU      X2, o1(DI)(BX*1) \
+	VEXTRACTI128 $1, Y0, X0 \
+	VPSHUFB      widenPack<>+k2(SB), X0, X0 \
+	VMOVDQU      X0, o2(DI)(BX*1) \
+	VEXTRACTI128 $1, Y1, X1 \
+	VPSHUFB      widenPack<>+k3(SB), X1, X1 \
+	VMOVDQU      X1, o3(DI)(BX*1) \
+	ADDQ         $32, R11 \
+	ADDQ         $n, BX \
+	JMP          widen2loop
+
 // PACK stores the lanes of x that the byte key selects at dst+nd, packed
 // by the table at tab, and adds base and their count times scale to nd.
 #define PACK(tab, key, x, base, scale) \
@@ -156,6 +198,16 @@ widen2multi:
 	VPCMPGTB  Y0, Y10, Y1
 	VPMOVMSKB Y1, AX
 	NOTL      AX
+	// Characters of 3 bytes only, from the first, second or third lane
+	// on, take the paths of widen2three.
+	CMPL      AX, $0x49249249
+	JEQ       widen2three0
+	CMPL      AX, $-0x6DB6DB6E // 0x92492492
+	JEQ       widen2three1
+	CMPL      AX, $0x24924924
+	JEQ       widen2three2
+
+widen2bmp:
 	// The units of the even lanes from the words of the block, with
 	// the words 2 bytes on; of the odd ones from the words a byte on,
 	// with the high bytes of those 2 bytes on.
@@ -172,6 +224,18 @@ widen2multi:
 	PACK4(R14, Y0, X0, Y1, X1, 0, 2)
 	ADDQ $32, R11
 	JMP  widen2loop
+
+widen2three0:
+	// Lanes 0, 3, ... 30: 3, 3, 2 and 3 in the groups of 8.
+	WIDEN_THREE(0x490, 0x920, 0x240, 0x490, 6, 12, 16, 22)
+
+widen2three1:
+	// Lanes 1, 4, ... 31: 3, 2, 3 and 3.
+	WIDEN_THREE(0x920, 0x240, 0x490, 0x920, 6, 10, 16, 22)
+
+widen2three2:
+	// Lanes 2, 5, ... 29: 2, 3, 3 and 2.
+	WIDEN_THREE(0x240, 0x490, 0x920, 0x240, 4, 10, 16, 20)
 
 widen2four:
 	// As widen2multi, and for a 4-byte lead, the high surrogate in its
