@@ -49,9 +49,11 @@ func UTF16AVX2() File {
 				"and 80|u&3F, h the high one. notLane0 clears the first lane.",
 				Data: words(0xFC00)},
 			{Name: "wordD800", Data: words(0xD800)},
-			{Name: "byteE0", Doc: "byteE0 is E0 in all 32 bytes: the bytes b with max(b, E0) = b are\n" +
+			{Name: "byteE0", Doc: "byteE0 and byteDF are E0 and DF in all 32 bytes: the bytes b with\n" +
+				"max(b, E0) = b, and those that b-DF saturated leaves nonzero, are\n" +
 				"the leads of 3-byte sequences and F0..FF.",
 				Data: fill(0xE0, 32)},
+			{Name: "byteDF", Data: fill(0xDF, 32)},
 			{Name: "wordF0", Data: words(0xF0)},
 			{Name: "word3", Data: words(3)},
 			{Name: "word0F", Data: words(0x0F)},

@@ -1615,13 +1615,19 @@ DATA wordD800<>+0x10(SB)/8, $0xd800d800d800d800
 DATA wordD800<>+0x18(SB)/8, $0xd800d800d800d800
 GLOBL wordD800<>(SB), RODATA|NOPTR, $32
 
-// byteE0 is E0 in all 32 bytes: the bytes b with max(b, E0) = b are
+// byteE0 and byteDF are E0 and DF in all 32 bytes: the bytes b with
+// max(b, E0) = b, and those that b-DF saturated leaves nonzero, are
 // the leads of 3-byte sequences and F0..FF.
 DATA byteE0<>+0x00(SB)/8, $0xe0e0e0e0e0e0e0e0
 DATA byteE0<>+0x08(SB)/8, $0xe0e0e0e0e0e0e0e0
 DATA byteE0<>+0x10(SB)/8, $0xe0e0e0e0e0e0e0e0
 DATA byteE0<>+0x18(SB)/8, $0xe0e0e0e0e0e0e0e0
 GLOBL byteE0<>(SB), RODATA|NOPTR, $32
+DATA byteDF<>+0x00(SB)/8, $0xdfdfdfdfdfdfdfdf
+DATA byteDF<>+0x08(SB)/8, $0xdfdfdfdfdfdfdfdf
+DATA byteDF<>+0x10(SB)/8, $0xdfdfdfdfdfdfdfdf
+DATA byteDF<>+0x18(SB)/8, $0xdfdfdfdfdfdfdfdf
+GLOBL byteDF<>(SB), RODATA|NOPTR, $32
 DATA wordF0<>+0x00(SB)/8, $0x00f000f000f000f0
 DATA wordF0<>+0x08(SB)/8, $0x00f000f000f000f0
 DATA wordF0<>+0x10(SB)/8, $0x00f000f000f000f0

@@ -34,6 +34,16 @@
 	VPCMPGTW   Y11, w, out \
 	VPBLENDVB  out, w2, t, out
 
+// TWO_UNITS sets out to the unit of the character of 1 or 2 bytes that
+// would start in the low byte b0 of each word of w, as WIDEN_UNITS does.
+// It clobbers w.
+#define TWO_UNITS(w, out) \
+	VPAND      Y14, w, out \
+	VPMADDUBSW Y13, out, out \
+	VPAND      Y9, w, w \
+	VPCMPGTW   Y12, w, Y7 \
+	VPBLENDVB  Y7, out, w, out
+
 // THREE_UNITS sets out to the unit of the 3-byte sequence whose lead is
 // the low byte of each word of w, with the high byte and the low byte of
 // w2 after it, as WIDEN_UNITS does. It clobbers w2.
@@ -208,6 +218,11 @@ widen2multi:
 	JEQ       widen2three2
 
 widen2bmp:
+	// Characters of 1 and 2 bytes only take the path of widen2two.
+	VPSUBUSB  byteDF<>(SB), Y0, Y1
+	VPTEST    Y1, Y1
+	JZ        widen2two
+
 	// The units of the even lanes from the words of the block, with
 	// the words 2 bytes on; of the odd ones from the words a byte on,
 	// with the high bytes of those 2 bytes on.
@@ -219,6 +234,17 @@ widen2bmp:
 	// The units of the lanes in order: 0..7 and 16..23 in Y0, 8..15 and
 	// 24..31 in Y1. Those of the lanes where characters start, 8 lanes
 	// at a time, packed to the front and stored one after the other.
+	VPUNPCKLWD Y6, Y5, Y0
+	VPUNPCKHWD Y6, Y5, Y1
+	PACK4(R14, Y0, X0, Y1, X1, 0, 2)
+	ADDQ $32, R11
+	JMP  widen2loop
+
+widen2two:
+	// As widen2bmp, without 3-byte sequences.
+	VMOVDQU    1(SI)(R11*1), Y1
+	TWO_UNITS(Y0, Y5)
+	TWO_UNITS(Y1, Y6)
 	VPUNPCKLWD Y6, Y5, Y0
 	VPUNPCKHWD Y6, Y5, Y1
 	PACK4(R14, Y0, X0, Y1, X1, 0, 2)
