@@ -525,9 +525,12 @@ TEXT ·narrowAVX2(SB), NOSPLIT, $0-72
 	BROADCASTW(0xC0, Y8)
 
 narrow2loop:
+	// The room counts the 2 bytes of a pair's low surrogate still to
+	// write.
 	CMPQ R11, R9
 	JGT  narrow2done
-	CMPQ BX, R8
+	LEAQ (BX)(R10*2), CX
+	CMPQ CX, R8
 	JGT  narrow2done
 	VMOVDQU (SI)(R11*1), Y0
 	TESTL   R13, R13
