@@ -77,8 +77,7 @@ func (f File) Bytes(name string) []byte {
 const generator = "internal/tablegen/gen.go"
 
 // Files returns the headers of the package pkg ("valid", "repair" or
-// "utf16"), or
-// nil for another package.
+// "utf16"), or nil for another package.
 func Files(pkg string) []File {
 	switch pkg {
 	case "valid":

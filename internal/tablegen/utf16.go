@@ -9,7 +9,7 @@ import "math/bits"
 func UTF16AVX2() File {
 	return File{
 		Name: "tables_amd64.h",
-		Doc:  "The shuffles of internal/utf16's AVX2 kernels (VPSHUFB), 16 bytes an entry.",
+		Doc:  "The shuffles (VPSHUFB, 16 bytes an entry) and constants of internal/utf16's AVX2 kernels.",
 		Tables: []Table{
 			{Name: "widenPack", Doc: "widenPack, by a mask of 8 words, packs the words whose bits are set\n" +
 				"to the front, in order: entry k has the bytes 2j and 2j+1 for each\n" +
@@ -33,10 +33,11 @@ func UTF16AVX2() File {
 				"12 bytes, then 80s.",
 				Data: NarrowThrees()},
 			{Name: "wordEF", Doc: "The constants of widenAVX2's 4-byte sequences, each a word in all\n" +
-				"16 lanes: b0 > wordEF for their leads; the high surrogate is\n" +
-				"wordD7C0 plus the 3-byte form's unit>>4 (the lead's high bit is\n" +
-				"dropped: F0..F4&0F is F0..F4&07); the low one, in the lane after\n" +
-				"the lead, wordDC00 | the 3-byte form's unit&word3FF.",
+				"16 lanes: b0 > wordEF for their leads b0. With t the unit that a\n" +
+				"lane's 3 bytes would make if its byte led a 3-byte sequence,\n" +
+				"(b0&0F)<<12 | (b1&3F)<<6 | b2&3F, the high surrogate in the lead's\n" +
+				"lane is wordD7C0 + t>>4 (F0..F4 have bit 3 clear), and the low one,\n" +
+				"in the lane after it, wordDC00 | t&word3FF.",
 				Data: words(0xEF)},
 			{Name: "wordD7C0", Data: words(0xD7C0)},
 			{Name: "word3FF", Data: words(0x3FF)},
