@@ -55,16 +55,19 @@
 	VPOR       w2, out, out
 
 // WIDEN_THREE converts a block whose characters are all 3 bytes long and
-// start in the lanes AX, one of 3 masks, if the leads (E0..FF) are those
-// lanes, and else jumps to widen2bmp. Their units are packed by the
+// start in the lanes AX, one of 3 masks, if it holds no byte above EF and
+// its leads (E0..EF) are those lanes, and else jumps to widen2mixed. Their units are packed by the
 // entries k0..k3 of widenPack and stored at nd, nd+o1, nd+o2 and nd+o3,
 // n bytes in all.
 #define WIDEN_THREE(k0, k1, k2, k3, o1, o2, o3, n) \
+	VPSUBUSB     Y8, Y0, Y1 \
+	VPTEST       Y1, Y1 \
+	JNZ          widen2mixed \
 	VPMAXUB      byteE0<>(SB), Y0, Y1 \
 	VPCMPEQB     Y1, Y0, Y1 \
 	VPMOVMSKB    Y1, CX \
 	CMPL         CX, AX \
-	JNE          widen2bmp \
+	JNE          widen2mixed \
 	VMOVDQU      1(SI)(R11*1), Y1 \
 	VMOVDQU      2(SI)(R11*1), Y2 \
 	VPSRLW       $8, Y2, Y3 \
@@ -195,12 +198,8 @@ widen2loop:
 	JMP       widen2loop
 
 widen2multi:
-	// Blocks with 4-byte sequences (leads F0..F4, which b-EF saturated
-	// leaves nonzero), or after one that started in the last lane of
-	// the block before (R15), take the path of widen2four.
-	VPSUBUSB  Y8, Y0, Y1
-	VPTEST    Y1, Y1
-	JNZ       widen2four
+	// Blocks after a 4-byte sequence that started in the last lane of
+	// the block before (R15) take the path of widen2four.
 	TESTL     R15, R15
 	JNZ       widen2four
 	// The lanes where a character starts: not 80..BF, which are below
@@ -209,7 +208,10 @@ widen2multi:
 	VPMOVMSKB Y1, AX
 	NOTL      AX
 	// Characters of 3 bytes only, from the first, second or third lane
-	// on, take the paths of widen2three.
+	// on, take the paths of widen2three; a block with ASCII (CX, from
+	// the loop) has none.
+	CMPL      CX, $-1
+	JNE       widen2mixed
 	CMPL      AX, $0x49249249
 	JEQ       widen2three0
 	CMPL      AX, $-0x6DB6DB6E // 0x92492492
@@ -217,12 +219,18 @@ widen2multi:
 	CMPL      AX, $0x24924924
 	JEQ       widen2three2
 
-widen2bmp:
-	// Characters of 1 and 2 bytes only take the path of widen2two.
+widen2mixed:
+	// Blocks of 1- and 2-byte characters (no byte above DF) take the
+	// path of widen2two; blocks with 4-byte sequences (leads F0..F4,
+	// which b-EF saturated leaves nonzero), of widen2four.
 	VPSUBUSB  byteDF<>(SB), Y0, Y1
 	VPTEST    Y1, Y1
 	JZ        widen2two
+	VPSUBUSB  Y8, Y0, Y1
+	VPTEST    Y1, Y1
+	JNZ       widen2four
 
+widen2bmp:
 	// The units of the even lanes from the words of the block, with
 	// the words 2 bytes on; of the odd ones from the words a byte on,
 	// with the high bytes of those 2 bytes on.
@@ -264,9 +272,10 @@ widen2three2:
 	WIDEN_THREE(0x240, 0x490, 0x920, 0x240, 4, 10, 16, 20)
 
 widen2four:
-	// As widen2multi, and for a 4-byte lead, the high surrogate in its
+	// As widen2bmp, and for a 4-byte lead, the high surrogate in its
 	// lane and the low one in the lane after it, which is kept too.
-	// The leads' lanes, L, from Y1.
+	// The leads' lanes, L.
+	VPSUBUSB  Y8, Y0, Y1
 	VPXOR     Y4, Y4, Y4
 	VPCMPEQB  Y4, Y1, Y1
 	VPMOVMSKB Y1, DX
