@@ -1,7 +1,7 @@
 // Package tablegen builds the read-only data that the kernels of
 // internal/valid, internal/repair and internal/utf16 read: their lookup
 // tables, from named error bits, the encodings of the scalar values and
-// the shuffles of UTF-16 conversion, and their constants.
+// the shuffles and lane layouts of UTF-16 conversion, and their constants.
 // It renders them as the assembly headers that those packages' .s files
 // include, and their tests model the tables' meaning with the same data.
 //
@@ -85,7 +85,7 @@ func Files(pkg string) []File {
 	case "repair":
 		return []File{RepairAVX512(), RepairAVX2(), RepairNEON()}
 	case "utf16":
-		return []File{UTF16NEON()}
+		return []File{UTF16AVX2(), UTF16NEON()}
 	}
 	return nil
 }

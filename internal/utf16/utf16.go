@@ -7,7 +7,12 @@
 // as the block is one the kernel converts and dst has room for 64 bytes
 // more; they stop at the first block that is not, and return how far they
 // got. Where no kernel runs they return 0, 0.
+//
+// The AVX2 kernels' lookup tables come from internal/tablegen, which go
+// generate runs to write tables_amd64.h.
 package utf16
+
+//go:generate go run ../tablegen/gen.go
 
 import "github.com/utf8stream/utf8stream/internal/registry"
 
@@ -32,8 +37,7 @@ const (
 // bytes follow the block in src and dst has Room bytes left. The prefix
 // ends after the last character it converts, which may lie a few bytes
 // after the last block; a 4-byte character that starts in the last byte of
-// the last block is left out. An implementation may stop sooner: the AVX2
-// kernel takes ASCII blocks only. It returns the bytes written and read.
+// the last block is left out. It returns the bytes written and read.
 func Widen(dst, src []byte) (nd, ns int) {
 	if len(src) < WidenBlock+2 || len(dst) < Room {
 		return 0, 0
@@ -45,9 +49,8 @@ func Widen(dst, src []byte) (nd, ns int) {
 // NarrowBlock bytes at a time, with the low surrogate after the block if
 // the block ends with a high one, while the block holds no lone surrogate
 // and no unit u with u-stopLo < stopN, 2 more bytes follow it in src, and
-// dst has Room bytes left. An
-// implementation may stop sooner: the AVX2 kernel takes blocks of units
-// below U+0080 only. It returns the bytes written and read.
+// dst has Room bytes left. It returns the bytes written and read. The low
+// surrogate of a pair is not compared with the stop range.
 func Narrow(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
 	if len(src) < NarrowBlock+2 || len(dst) < Room {
 		return 0, 0
@@ -82,10 +85,4 @@ type implInfo struct {
 	registry.Impl
 	widen  func(dst, src []byte) (int, int)
 	narrow func(dst, src []byte, stopLo, stopN uint32) (int, int)
-	// asciiOnly is set for kernels that take ASCII blocks only.
-	asciiOnly bool
 }
-
-// ASCIIOnly reports whether the implementation in use takes only blocks of
-// ASCII, for the tests.
-func ASCIIOnly() bool { return impl >= 0 && impls[impl].asciiOnly }

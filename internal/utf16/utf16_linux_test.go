@@ -22,6 +22,7 @@ func TestPageBoundary(t *testing.T) {
 		strings.Repeat("\u4e2d", 200),
 		strings.Repeat("\u4e2d", 200) + "ab",
 		strings.Repeat("\U0001F600a", 100),
+		strings.Repeat("a\u00e9\u4e2d\u0436\uef80", 40),
 	} {
 		wide := le(utf16.Encode([]rune(s)))
 		for _, im := range impls {
@@ -46,7 +47,7 @@ func TestPageBoundary(t *testing.T) {
 					copy(p, src)
 					want := make([]byte, room)
 					nd, ns := im.widen(d, p)
-					wnd, wns := widenGeneric(want, src, im.asciiOnly)
+					wnd, wns := widenGeneric(want, src)
 					if nd != wnd || ns != wns || !bytes.Equal(d[:nd], want[:wnd]) {
 						t.Fatalf("%s widen at the %s of a page, %d bytes: %d, %d; generic %d, %d", im.Name, at, len(src), nd, ns, wnd, wns)
 					}
@@ -58,7 +59,7 @@ func TestPageBoundary(t *testing.T) {
 					}
 					copy(p, w)
 					nd, ns = im.narrow(d, p, 0xEF80, 0x80)
-					wnd, wns = narrowGeneric(want, w, 0xEF80, 0x80, im.asciiOnly)
+					wnd, wns = narrowGeneric(want, w, 0xEF80, 0x80)
 					if nd != wnd || ns != wns || !bytes.Equal(d[:nd], want[:wnd]) {
 						t.Fatalf("%s narrow at the %s of a page, %d bytes: %d, %d; generic %d, %d", im.Name, at, len(w), nd, ns, wnd, wns)
 					}

@@ -44,22 +44,38 @@ func texts() []string {
 	for i := 0; i <= len(cjk); i += 3 {
 		out = append(out, cjk[:i]+"a"+cjk[i:], cjk[:i]+"é"+cjk[i:], cjk[:i]+"😀"+cjk[i:], cjk[:i], cjk[:i]+"a", cjk[:i]+"é")
 	}
+	// The same in runs of 2- and 3-byte characters, which the AVX2
+	// kernels take.
+	for _, run := range []string{strings.Repeat("éж", 40), strings.Repeat("日本", 30), strings.Repeat("aé日", 30)} {
+		for i := 0; i <= len(run); i++ {
+			if i < len(run) && !utf8.RuneStart(run[i]) {
+				continue
+			}
+			out = append(out, run[:i]+"😀"+run[i:], run[:i]+"a"+run[i:])
+		}
+	}
 	return out
 }
 
-// surrogates8 returns s with generalized UTF-8 surrogates, which Widen
-// takes as characters, put in.
-func surrogates8() string {
-	return strings.Repeat("ab\xED\xA0\x80c\xED\xBF\xBF", 20)
+// surrogates8 returns texts with generalized UTF-8 surrogates, which
+// Widen takes as characters, put in: mixed with the other characters, and
+// at every offset of an ASCII run.
+func surrogates8() []string {
+	out := []string{strings.Repeat("ab\xED\xA0\x80c\xED\xBF\xBF", 20), strings.Repeat("\xED\xB0\x80é日\xED\xAF\xBF", 20)}
+	ascii := strings.Repeat("abcdefgh", 10)
+	for i := 0; i <= len(ascii); i++ {
+		out = append(out, ascii[:i]+"\xED\xA0\x80"+ascii[i:]+"\xED\xBF\xBF")
+	}
+	return out
 }
 
 // TestWiden checks each implementation against the generic one on every
 // text, for every dst size around the room a step needs: the same output
 // for a prefix of whole blocks, all of the generic one's for the AVX-512
-// kernel, and for the AVX2 kernel all of what it makes of ASCII blocks;
-// and the output is the UTF-16 of that prefix.
+// kernel, and for the AVX2 kernel all of what it makes of the blocks
+// without 4-byte sequences; and the output is the UTF-16 of that prefix.
 func TestWiden(t *testing.T) {
-	for _, s := range append(texts(), surrogates8()) {
+	for _, s := range append(texts(), surrogates8()...) {
 		src := []byte(s)
 		for _, room := range []int{0, 63, 64, 65, 127, 128, 129, 3 * len(src)} {
 			for i, im := range impls {
@@ -69,11 +85,11 @@ func TestWiden(t *testing.T) {
 				dst := make([]byte, room)
 				nd, ns := im.widen(dst, src)
 				want := make([]byte, room)
-				wnd, wns := widenGeneric(want, src, im.asciiOnly)
+				wnd, wns := widenGeneric(want, src)
 				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 					t.Fatalf("%s room %d (%q): %d, %d; generic %d, %d", im.Name, room, s, nd, ns, wnd, wns)
 				}
-				if room == 3*len(src) && i == 0 && ns+WidenBlock+2+4 <= len(src) {
+				if room == 3*len(src) && (i == 0 || !strings.ContainsFunc(s, func(r rune) bool { return r > 0xFFFF })) && ns+WidenBlock+2+4 <= len(src) {
 					t.Fatalf("%s (%q): stopped at %d, a block or more before the end", im.Name, s, ns)
 				}
 				if !utf8.ValidString(s) {
@@ -91,8 +107,15 @@ func TestWiden(t *testing.T) {
 	}
 }
 
+// stops are the stop ranges of TestNarrow: none, OPTU8's, and ranges of
+// units below 80, 800 and 10000, ranges that wrap around 1<<32, and
+// ranges that hold no unit or every one.
+var stops = [][2]uint32{{0, 0}, {0xEF80, 0x80}, {0xEF00, 0x100},
+	{0x61, 1}, {0x3B0, 0x20}, {0x65E5, 1}, {0xFFF0, 0x20}, {0xFFFFFFF0, 0x72}, {0xFFFFFF00, 0x100},
+	{0x10000, 5}, {0, 0xFFFFFFFF}, {0xEF80, 0xFFFFFFFF}, {0xD83D, 1}, {0xDE00, 1}, {0xDC00, 0x400}}
+
 // TestNarrow is TestWiden for Narrow, with lone surrogates and the
-// stop range of OPTU8 at every offset.
+// stop range of OPTU8 at every offset, and other stop ranges.
 func TestNarrow(t *testing.T) {
 	var inputs [][]byte
 	for _, s := range texts() {
@@ -107,8 +130,16 @@ func TestNarrow(t *testing.T) {
 		}
 	}
 	for _, src := range inputs {
-		for _, stop := range [][2]uint32{{0, 0}, {0xEF80, 0x80}, {0xEF00, 0x100}} {
-			for _, room := range []int{0, 63, 64, 65, 200, 2 * len(src)} {
+		for si, stop := range stops {
+			rooms := []int{0, 63, 64, 65, 200, 2 * len(src)}
+			if si < 3 && bytes.Contains(src, []byte{0xD8}) {
+				// Every room around a block's output, where a pair
+				// across blocks counts whole.
+				for r := 66; r < 3*Room; r++ {
+					rooms = append(rooms, r)
+				}
+			}
+			for _, room := range rooms {
 				for _, im := range impls {
 					if !im.Supported() {
 						continue
@@ -116,7 +147,7 @@ func TestNarrow(t *testing.T) {
 					dst := make([]byte, room)
 					nd, ns := im.narrow(dst, src, stop[0], stop[1])
 					want := make([]byte, room)
-					wnd, wns := narrowGeneric(want, src, stop[0], stop[1], im.asciiOnly)
+					wnd, wns := narrowGeneric(want, src, stop[0], stop[1])
 					if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 						t.Fatalf("%s room %d stop %x (% X): %d, %d; generic %d, %d", im.Name, room, stop, src, nd, ns, wnd, wns)
 					}
@@ -168,14 +199,14 @@ func FuzzWiden(f *testing.F) {
 			dst := make([]byte, int(room)*2)
 			nd, ns := im.widen(dst, src)
 			want := make([]byte, len(dst))
-			wnd, wns := widenGeneric(want, src, im.asciiOnly)
+			wnd, wns := widenGeneric(want, src)
 			if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 				t.Fatalf("%s (%q): %d, %d; generic %d, %d", im.Name, src, nd, ns, wnd, wns)
 			}
 			u := le(utf16.Encode([]rune(string(src))))
 			dst = make([]byte, int(room)*2)
 			nd, ns = im.narrow(dst, u, 0xEF80, 0x80)
-			wnd, wns = narrowGeneric(want, u, 0xEF80, 0x80, im.asciiOnly)
+			wnd, wns = narrowGeneric(want, u, 0xEF80, 0x80)
 			if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 				t.Fatalf("%s narrow (% X): %d, %d; generic %d, %d", im.Name, u, nd, ns, wnd, wns)
 			}
@@ -210,12 +241,12 @@ func TestRoom(t *testing.T) {
 				}
 				dst, want := make([]byte, room), make([]byte, room)
 				nd, ns := im.widen(dst, src)
-				wnd, wns := widenGeneric(want, src, im.asciiOnly)
+				wnd, wns := widenGeneric(want, src)
 				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 					t.Fatalf("%s widen room %d (%q): %d, %d; generic %d, %d", im.Name, room, src, nd, ns, wnd, wns)
 				}
 				nd, ns = im.narrow(dst, wide, 0xEF80, 0x80)
-				wnd, wns = narrowGeneric(want, wide, 0xEF80, 0x80, im.asciiOnly)
+				wnd, wns = narrowGeneric(want, wide, 0xEF80, 0x80)
 				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
 					t.Fatalf("%s narrow room %d (% X): %d, %d; generic %d, %d", im.Name, room, wide, nd, ns, wnd, wns)
 				}

@@ -13,8 +13,8 @@ const (
 
 var impls = []implInfo{
 	implGeneric: {Impl: registry.Impl{Name: "generic"},
-		widen:  func(dst, src []byte) (int, int) { return widenGeneric(dst, src, false) },
-		narrow: func(dst, src []byte, lo, n uint32) (int, int) { return narrowGeneric(dst, src, lo, n, false) }},
+		widen:  func(dst, src []byte) (int, int) { return widenGeneric(dst, src) },
+		narrow: func(dst, src []byte, lo, n uint32) (int, int) { return narrowGeneric(dst, src, lo, n) }},
 	implNEON: {Impl: registry.Impl{Name: "neon", Advertised: true},
 		widen: widenNEONChecked, narrow: narrowNEONChecked},
 }
@@ -28,14 +28,14 @@ func widen(dst, src []byte) (int, int) {
 	if impl == implNEON {
 		return widenNEONChecked(dst, src)
 	}
-	return widenGeneric(dst, src, false)
+	return widenGeneric(dst, src)
 }
 
 func narrow(dst, src []byte, stopLo, stopN uint32) (int, int) {
 	if impl == implNEON {
 		return narrowNEONChecked(dst, src, stopLo, stopN)
 	}
-	return narrowGeneric(dst, src, stopLo, stopN, false)
+	return narrowGeneric(dst, src, stopLo, stopN)
 }
 
 // widenNEONChecked is widenNEON for any src and dst.
@@ -48,17 +48,19 @@ func widenNEONChecked(dst, src []byte) (int, int) {
 
 // narrowNEONChecked is narrowNEON for any src, dst and stop range: the
 // kernel compares units less stopLo with stopN in 16 bits and takes
-// ranges from U+D800 on; for other ranges the reference runs, which no
-// caller asks for.
+// ranges from U+E000 on (it would stop at the low surrogate of a pair in
+// the range, which the reference does not compare); for other ranges the
+// reference runs, which no caller asks for.
 func narrowNEONChecked(dst, src []byte, stopLo, stopN uint32) (int, int) {
 	if len(src) < NarrowBlock+2 || len(dst) < Room {
 		return 0, 0
 	}
-	if stopN == 0 || stopLo > 0xFFFF {
+	if stopN == 0 || stopLo > 0xFFFF && uint64(stopLo)+uint64(stopN) <= 1<<32 {
+		// No unit lies in the range, which does not wrap around to 0.
 		return narrowNEON(dst, src, 0, 0)
 	}
-	if stopLo < 0xD800 || stopN > 0x10000-stopLo {
-		return narrowGeneric(dst, src, stopLo, stopN, false)
+	if stopLo < 0xE000 || stopLo > 0xFFFF || uint64(stopLo)+uint64(stopN) > 0x10000 {
+		return narrowGeneric(dst, src, stopLo, stopN)
 	}
 	return narrowNEON(dst, src, stopLo, stopN)
 }

@@ -2,22 +2,14 @@ package utf16
 
 import "encoding/binary"
 
-// widenGeneric is Widen in Go: the reference. With ascii set it takes
-// ASCII blocks only, as the AVX2 kernel does.
-func widenGeneric(dst, src []byte, ascii bool) (nd, ns int) {
+// widenGeneric is Widen in Go: the reference.
+func widenGeneric(dst, src []byte) (nd, ns int) {
 	pos := 0     // the next block
 	pending := 0 // 2 when the last character written has 4 bytes and starts in its block's last byte
 	lastNd := 0  // nd before that character
 	lastStart := 0
 	for pos+WidenBlock+2 <= len(src) && nd-pending+Room <= len(dst) {
 		blk := src[pos : pos+WidenBlock]
-		if ascii {
-			for _, c := range blk {
-				if c >= 0x80 {
-					return nd, ns
-				}
-			}
-		}
 		pending = 0
 		// Each character that starts in the block, with the bytes after
 		// the block that it needs.
@@ -66,9 +58,8 @@ func widenGeneric(dst, src []byte, ascii bool) (nd, ns int) {
 	return nd, ns
 }
 
-// narrowGeneric is Narrow in Go: the reference. With ascii set it takes
-// blocks of units below U+0080 only, as the AVX2 kernel does.
-func narrowGeneric(dst, src []byte, stopLo, stopN uint32, ascii bool) (nd, ns int) {
+// narrowGeneric is Narrow in Go: the reference.
+func narrowGeneric(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
 	pos := 0
 	carry := 0 // 2 when the last block ended with a high surrogate, whose low one starts the next
 	for pos+NarrowBlock+2 <= len(src) && nd+Room <= len(dst) {
@@ -76,7 +67,7 @@ func narrowGeneric(dst, src []byte, stopLo, stopN uint32, ascii bool) (nd, ns in
 		for i := 0; i < NarrowBlock; i += 2 {
 			u := unit(i)
 			switch {
-			case ascii && u >= 0x80, u-stopLo < stopN:
+			case u-stopLo < stopN:
 				return nd, pos + carry
 			case u-0xD800 < 0x400:
 				if unit(i+2)-0xDC00 >= 0x400 {

@@ -9,8 +9,8 @@ import "github.com/utf8stream/utf8stream/internal/registry"
 // reference for the tests.
 var impls = []implInfo{
 	{Impl: registry.Impl{Name: "generic"},
-		widen:  func(dst, src []byte) (int, int) { return widenGeneric(dst, src, false) },
-		narrow: func(dst, src []byte, lo, n uint32) (int, int) { return narrowGeneric(dst, src, lo, n, false) }},
+		widen:  func(dst, src []byte) (int, int) { return widenGeneric(dst, src) },
+		narrow: func(dst, src []byte, lo, n uint32) (int, int) { return narrowGeneric(dst, src, lo, n) }},
 }
 
 var impl = 0

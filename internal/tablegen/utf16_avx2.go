@@ -1,0 +1,146 @@
+package tablegen
+
+import "math/bits"
+
+// UTF16AVX2 returns tables_amd64.h of internal/utf16, which widen_amd64.s
+// includes: the shuffles with which the AVX2 kernels pack the lanes they
+// keep to the front of a 16-byte lane, the constant shuffles of
+// narrowAVX2, and the constants of widenAVX2's 4-byte sequences.
+func UTF16AVX2() File {
+	return File{
+		Name: "tables_amd64.h",
+		Doc:  "The shuffles (VPSHUFB, 16 bytes an entry) and constants of internal/utf16's AVX2 kernels.",
+		Tables: []Table{
+			{Name: "widenPack", Doc: "widenPack, by a mask of 8 words, packs the words whose bits are set\n" +
+				"to the front, in order: entry k has the bytes 2j and 2j+1 for each\n" +
+				"bit j of k, then 80s, which zero the rest.",
+				Data: WidenPack()},
+			{Name: "narrowPack3", Doc: "narrowPack3, by m | n<<4 for 4 dwords that each hold the UTF-8 of a\n" +
+				"unit below U+10000 from their low byte up, m having bit j set where\n" +
+				"dword j holds 2 bytes or more and n where it holds 3, packs their\n" +
+				"bytes to the front, in order: 4+popcount(m|n<<4) bytes, then 80s.",
+				Data: NarrowPack3()},
+			{Name: "narrowPack2", Doc: "narrowPack2, by a mask m of 8 words that each hold the UTF-8 of a\n" +
+				"unit below U+0800 from their low byte up, with bit j set where word j\n" +
+				"holds 2 bytes, packs their bytes to the front, in order:\n" +
+				"8+popcount(m) bytes, then 80s.",
+				Data: NarrowPack2()},
+			{Name: "narrowKeys", Doc: "narrowKeys orders the bytes of each lane of masks of 8 units a0..a7\n" +
+				"then b0..b7 as a0..a3, b0..b3, a4..a7, b4..b7, so that each byte of\n" +
+				"their VPMOVMSKB is the key of 4 units in narrowPack3.",
+				Data: NarrowKeys()},
+			{Name: "narrowThrees", Doc: "narrowThrees packs 4 dwords of 3 bytes each, in each lane: their\n" +
+				"12 bytes, then 80s.",
+				Data: NarrowThrees()},
+			{Name: "wordEF", Doc: "The constants of widenAVX2's 4-byte sequences, each a word in all\n" +
+				"16 lanes: b0 > wordEF for their leads b0. With t the unit that a\n" +
+				"lane's 3 bytes would make if its byte led a 3-byte sequence,\n" +
+				"(b0&0F)<<12 | (b1&3F)<<6 | b2&3F, the high surrogate in the lead's\n" +
+				"lane is wordD7C0 + t>>4 (F0..F4 have bit 3 clear), and the low one,\n" +
+				"in the lane after it, wordDC00 | t&word3FF.",
+				Data: words(0xEF)},
+			{Name: "wordD7C0", Data: words(0xD7C0)},
+			{Name: "word3FF", Data: words(0x3FF)},
+			{Name: "wordDC00", Data: words(0xDC00)},
+			{Name: "wordFC00", Doc: "The constants of narrowAVX2's surrogates, each a word in all 16\n" +
+				"lanes but notLane0: u&wordFC00 is D800 for a high surrogate u and\n" +
+				"DC00 for a low one. For a high one, v = u-wordD7C0 is the code\n" +
+				"point>>10, whose first 2 bytes of UTF-8 are wordF0|v>>8, 80|(v>>2)&3F;\n" +
+				"the low one after it has the other 2, 80|(h&word3)<<4|(u>>6)&word0F\n" +
+				"and 80|u&3F, h the high one. notLane0 clears the first lane.",
+				Data: words(0xFC00)},
+			{Name: "wordD800", Data: words(0xD800)},
+			{Name: "byteE0", Doc: "byteE0 and byteDF are E0 and DF in all 32 bytes: the bytes b with\n" +
+				"max(b, E0) = b, and those that b-DF saturated leaves nonzero, are\n" +
+				"the leads of 3-byte sequences and F0..FF.",
+				Data: fill(0xE0, 32)},
+			{Name: "byteDF", Data: fill(0xDF, 32)},
+			{Name: "wordF0", Data: words(0xF0)},
+			{Name: "word3", Data: words(3)},
+			{Name: "word0F", Data: words(0x0F)},
+			{Name: "notLane0", Data: append([]byte{0, 0}, fill(0xFF, 30)...)},
+		},
+	}
+}
+
+// WidenPack returns the table widenPack of UTF16AVX2.
+func WidenPack() []byte {
+	t := make([]byte, 0, 256*16)
+	for k := range 256 {
+		e := fill(0x80, 16)
+		n := 0
+		for j := range 8 {
+			if k>>j&1 != 0 {
+				e[n], e[n+1] = byte(2*j), byte(2*j+1)
+				n += 2
+			}
+		}
+		t = append(t, e...)
+	}
+	return t
+}
+
+// NarrowPack3 returns the table narrowPack3 of UTF16AVX2. The entries of
+// keys with a bit of n set whose bit of m is not, which no unit gives,
+// are those of the key with that bit of m set too.
+func NarrowPack3() []byte {
+	t := make([]byte, 0, 256*16)
+	for k := range 256 {
+		m, n := k&0xF|k>>4, k>>4
+		e := fill(0x80, 16)
+		p := 0
+		for j := range 4 {
+			e[p] = byte(4 * j)
+			p++
+			if m>>j&1 != 0 {
+				e[p] = byte(4*j + 1)
+				p++
+			}
+			if n>>j&1 != 0 {
+				e[p] = byte(4*j + 2)
+				p++
+			}
+		}
+		if m == k&0xF && p != 4+bits.OnesCount(uint(k)) {
+			panic("tablegen: narrowPack3's length")
+		}
+		t = append(t, e...)
+	}
+	return t
+}
+
+// NarrowPack2 returns the table narrowPack2 of UTF16AVX2.
+func NarrowPack2() []byte {
+	t := make([]byte, 0, 256*16)
+	for k := range 256 {
+		e := fill(0x80, 16)
+		p := 0
+		for j := range 8 {
+			e[p] = byte(2 * j)
+			p++
+			if k>>j&1 != 0 {
+				e[p] = byte(2*j + 1)
+				p++
+			}
+		}
+		t = append(t, e...)
+	}
+	return t
+}
+
+// NarrowKeys returns the constant narrowKeys of UTF16AVX2.
+func NarrowKeys() []byte {
+	lane := []byte{0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15}
+	return append(lane, lane...)
+}
+
+// NarrowThrees returns the constant narrowThrees of UTF16AVX2.
+func NarrowThrees() []byte {
+	lane := []byte{0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0x80, 0x80, 0x80, 0x80}
+	return append(lane, lane...)
+}
+
+// words returns the 16-bit w in all 16 lanes of a Y register.
+func words(w uint16) []byte {
+	return repeat([]byte{byte(w), byte(w >> 8)}, 32)
+}
