@@ -26,8 +26,7 @@ var (
 		registry.Has("AVX512VL", cpu.X86.HasAVX512VL), registry.Has("AVX512VBMI2", cpu.X86.HasAVX512VBMI2),
 		registry.Has("BMI2", cpu.X86.HasBMI2))
 
-	useAVX2   = registry.All(avx2Needs)
-	useAVX512 = registry.All(avx512Needs)
+	useAVX2 = registry.All(avx2Needs)
 )
 
 var impls = []implInfo{
