@@ -40,11 +40,10 @@ var impls = []implInfo{
 }
 
 // impl is the implementation in use: the AVX2 kernels wherever they run,
-// and none without AVX2, where the callers' Go loops cost less than the
-// generic block loop. The AVX2 kernels are also the faster ones where
-// AVX-512 runs (BenchmarkKernels on a Zen 4: 1.3x to 2.2x the AVX-512
-// kernels' speed on text that is not ASCII, 0.85x to 1.07x on ASCII and
-// emoji); the AVX-512 kernels stay selectable, and tested.
+// AVX-512 machines included, where they are the faster ones on text that
+// is not ASCII (BenchmarkKernels); and none without AVX2, where the
+// callers' Go loops cost less than the generic block loop. The AVX-512
+// kernels stay selectable, and tested.
 var impl = func() int {
 	if useAVX2 {
 		return implAVX2
