@@ -367,16 +367,7 @@ func (t *Transformer) advance(src []byte, n int) {
 // at stream offset t.off, and the newlines are counted up to src[pos].
 func (t *Transformer) copyLines(dst, src []byte, pos int) int {
 	n, lines, last := valid.CopyPrefixLines(dst, src[pos:])
-	if base := t.off + int64(pos); t.c.o.ln.upto == base {
-		// counted, inlined by hand: this is the short path's.
-		if lines > 0 {
-			t.c.o.ln.newlines += int64(lines)
-			t.c.o.ln.start = base + int64(last) + 1
-		}
-		t.c.o.ln.upto = base + int64(n)
-	} else {
-		t.counted(src, pos, n, lines, last)
-	}
+	t.counted(src, pos, n, lines, last)
 	return n
 }
 
