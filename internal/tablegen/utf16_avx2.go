@@ -59,6 +59,14 @@ func UTF16AVX2() File {
 			{Name: "word3", Data: words(3)},
 			{Name: "word0F", Data: words(0x0F)},
 			{Name: "notLane0", Data: append([]byte{0, 0}, fill(0xFF, 30)...)},
+			{Name: "widenZip", Doc: "widenZip is the index of VPERMI2B that makes words of two planes of\n" +
+				"64 bytes, lo (0..63) and hi (64..127): the words of bytes j of both\n" +
+				"for j in 0..31, then for j in 32..63.",
+				Data: WidenZip()},
+			{Name: "byteD8", Doc: "byteD8 and byteDC are D8 and DC in all 64 bytes: the high bytes\n" +
+				"of high and low surrogates, to which widenAVX512 adds their bits.",
+				Data: fill(0xD8, 64)},
+			{Name: "byteDC", Data: fill(0xDC, 64)},
 		},
 	}
 }
@@ -143,4 +151,13 @@ func NarrowThrees() []byte {
 // words returns the 16-bit w in all 16 lanes of a Y register.
 func words(w uint16) []byte {
 	return repeat([]byte{byte(w), byte(w >> 8)}, 32)
+}
+
+// WidenZip returns the table widenZip of UTF16AVX2.
+func WidenZip() []byte {
+	t := make([]byte, 128)
+	for j := range 64 {
+		t[2*j], t[2*j+1] = byte(j), byte(64+j)
+	}
+	return t
 }

@@ -1649,3 +1649,45 @@ DATA notLane0<>+0x08(SB)/8, $0xffffffffffffffff
 DATA notLane0<>+0x10(SB)/8, $0xffffffffffffffff
 DATA notLane0<>+0x18(SB)/8, $0xffffffffffffffff
 GLOBL notLane0<>(SB), RODATA|NOPTR, $32
+
+// widenZip is the index of VPERMI2B that makes words of two planes of
+// 64 bytes, lo (0..63) and hi (64..127): the words of bytes j of both
+// for j in 0..31, then for j in 32..63.
+DATA widenZip<>+0x00(SB)/8, $0x4303420241014000
+DATA widenZip<>+0x08(SB)/8, $0x4707460645054404
+DATA widenZip<>+0x10(SB)/8, $0x4b0b4a0a49094808
+DATA widenZip<>+0x18(SB)/8, $0x4f0f4e0e4d0d4c0c
+DATA widenZip<>+0x20(SB)/8, $0x5313521251115010
+DATA widenZip<>+0x28(SB)/8, $0x5717561655155414
+DATA widenZip<>+0x30(SB)/8, $0x5b1b5a1a59195818
+DATA widenZip<>+0x38(SB)/8, $0x5f1f5e1e5d1d5c1c
+DATA widenZip<>+0x40(SB)/8, $0x6323622261216020
+DATA widenZip<>+0x48(SB)/8, $0x6727662665256424
+DATA widenZip<>+0x50(SB)/8, $0x6b2b6a2a69296828
+DATA widenZip<>+0x58(SB)/8, $0x6f2f6e2e6d2d6c2c
+DATA widenZip<>+0x60(SB)/8, $0x7333723271317030
+DATA widenZip<>+0x68(SB)/8, $0x7737763675357434
+DATA widenZip<>+0x70(SB)/8, $0x7b3b7a3a79397838
+DATA widenZip<>+0x78(SB)/8, $0x7f3f7e3e7d3d7c3c
+GLOBL widenZip<>(SB), RODATA|NOPTR, $128
+
+// byteD8 and byteDC are D8 and DC in all 64 bytes: the high bytes
+// of high and low surrogates, to which widenAVX512 adds their bits.
+DATA byteD8<>+0x00(SB)/8, $0xd8d8d8d8d8d8d8d8
+DATA byteD8<>+0x08(SB)/8, $0xd8d8d8d8d8d8d8d8
+DATA byteD8<>+0x10(SB)/8, $0xd8d8d8d8d8d8d8d8
+DATA byteD8<>+0x18(SB)/8, $0xd8d8d8d8d8d8d8d8
+DATA byteD8<>+0x20(SB)/8, $0xd8d8d8d8d8d8d8d8
+DATA byteD8<>+0x28(SB)/8, $0xd8d8d8d8d8d8d8d8
+DATA byteD8<>+0x30(SB)/8, $0xd8d8d8d8d8d8d8d8
+DATA byteD8<>+0x38(SB)/8, $0xd8d8d8d8d8d8d8d8
+GLOBL byteD8<>(SB), RODATA|NOPTR, $64
+DATA byteDC<>+0x00(SB)/8, $0xdcdcdcdcdcdcdcdc
+DATA byteDC<>+0x08(SB)/8, $0xdcdcdcdcdcdcdcdc
+DATA byteDC<>+0x10(SB)/8, $0xdcdcdcdcdcdcdcdc
+DATA byteDC<>+0x18(SB)/8, $0xdcdcdcdcdcdcdcdc
+DATA byteDC<>+0x20(SB)/8, $0xdcdcdcdcdcdcdcdc
+DATA byteDC<>+0x28(SB)/8, $0xdcdcdcdcdcdcdcdc
+DATA byteDC<>+0x30(SB)/8, $0xdcdcdcdcdcdcdcdc
+DATA byteDC<>+0x38(SB)/8, $0xdcdcdcdcdcdcdcdc
+GLOBL byteDC<>(SB), RODATA|NOPTR, $64

@@ -18,12 +18,13 @@ var (
 	// The AVX2 kernels need POPCNT too, to count the lanes they pack.
 	avx2Needs = []registry.Feature{registry.Has("AVX", cpu.X86.HasAVX), registry.Has("AVX2", cpu.X86.HasAVX2),
 		registry.Has("POPCNT", cpu.X86.HasPOPCNT)}
-	// The AVX-512 kernels need AVX-512 BW, VL and VBMI2 (VPCOMPRESSW,
-	// VPCOMPRESSB) and BMI2 (PDEP); they also ask for AVX2, so that
-	// GODEBUG=cpu.avx2=off turns off both.
+	// The AVX-512 kernels need AVX-512 BW, VL, VBMI (VPERMI2B) and VBMI2
+	// (VPCOMPRESSW, VPCOMPRESSB) and BMI2 (PDEP); they also ask for AVX2,
+	// so that GODEBUG=cpu.avx2=off turns off both.
 	avx512Needs = append(avx2Needs[:len(avx2Needs):len(avx2Needs)],
 		registry.Has("AVX512F", cpu.X86.HasAVX512F), registry.Has("AVX512BW", cpu.X86.HasAVX512BW),
-		registry.Has("AVX512VL", cpu.X86.HasAVX512VL), registry.Has("AVX512VBMI2", cpu.X86.HasAVX512VBMI2),
+		registry.Has("AVX512VL", cpu.X86.HasAVX512VL), registry.Has("AVX512VBMI", cpu.X86.HasAVX512VBMI),
+		registry.Has("AVX512VBMI2", cpu.X86.HasAVX512VBMI2),
 		registry.Has("BMI2", cpu.X86.HasBMI2))
 
 	useAVX2 = registry.All(avx2Needs)

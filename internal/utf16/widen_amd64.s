@@ -358,7 +358,7 @@ widen2done:
 	RET
 
 // func widenAVX512(dst, src []byte) (nd, ns int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI2, POPCNT
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, POPCNT
 TEXT ·widenAVX512(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
 	MOVQ dst_len+8(FP), R8
@@ -389,8 +389,129 @@ TEXT ·widenAVX512(SB), NOSPLIT, $0-64
 	VPBROADCASTW CX, Z30
 	MOVL $0xDC00, CX
 	VPBROADCASTW CX, Z31
+	// The bytes of the 64-byte step.
+	MOVL $0xC0, CX
+	VPBROADCASTB CX, Z13
+	MOVL $0xE0, CX
+	VPBROADCASTB CX, Z14
+	MOVL $0xF0, CX
+	VPBROADCASTB CX, Z15
+	MOVL $0x3F, CX
+	VPBROADCASTB CX, Z16
+	MOVL $0x0F, CX
+	VPBROADCASTB CX, Z17
+	MOVL $0x07, CX
+	VPBROADCASTB CX, Z18
+	MOVL $0x03, CX
+	VPBROADCASTB CX, Z19
 
 widen5loop:
+	// Two blocks in one step while both fit, with the bytes after them.
+	LEAQ      66(AX), CX
+	CMPQ      CX, R9
+	JA        widen5one
+	LEAQ      128(BX), CX
+	CMPQ      CX, R8
+	JA        widen5one
+	VMOVDQU64 (SI)(AX*1), Z0 // b0
+	VPMOVB2M  Z0, K1
+	KORTESTQ  K1, K1
+	JNZ       widen5two
+	// ASCII: each byte is a unit. (The block after a 4-byte lead in the
+	// last byte before it starts with a continuation byte.)
+	VPMOVZXBW (SI)(AX*1), Z1
+	VPMOVZXBW 32(SI)(AX*1), Z2
+	VMOVDQU64 Z1, (DI)(BX*1)
+	VMOVDQU64 Z2, 64(DI)(BX*1)
+	ADDQ      $64, AX
+	ADDQ      $128, BX
+	JMP       widen5loop
+
+widen5two:
+	// The low and the high byte of the unit of the character that would
+	// start at each byte, in byte planes, from b0, b1 and b2, the byte
+	// after it and the one after that:
+	//
+	//	ASCII   lo = b0                    hi = 0
+	//	2 bytes lo = b0<<6 | b1&3F         hi = b0>>2 & 07
+	//	3 bytes lo = b1<<6 | b2&3F         hi = b0<<4 | b1>>2&0F
+	//
+	// VPTERNLOGD $0xD8 takes the bits of its second operand where the
+	// first (a mask) has ones and keeps those of the third elsewhere.
+	VMOVDQU64  1(SI)(AX*1), Z1
+	VMOVDQU64  2(SI)(AX*1), Z2
+	VPCMPUB    $5, Z13, Z0, K2 // b0 >= C0: a lead
+	VPCMPUB    $5, Z14, Z0, K3 // b0 >= E0: a lead of 3 bytes or more
+	VPCMPB     $5, Z13, Z0, K4 // not 80..BF, which are below C0 as signed bytes: a character starts
+	VPCMPUB    $5, Z15, Z0, K5 // b0 >= F0: a 4-byte lead
+	VPSRLW     $2, Z0, Z6
+	VPANDQ     Z18, Z6, Z6
+	VPSLLW     $4, Z0, Z7
+	VPSRLW     $2, Z1, Z8
+	VPTERNLOGD $0xD8, Z17, Z8, Z7
+	VMOVDQU8   Z7, K3, Z6
+	VMOVDQU8.Z Z6, K2, Z6 // hi
+	VPSLLW     $6, Z0, Z3
+	VPTERNLOGD $0xD8, Z16, Z1, Z3
+	VPSLLW     $6, Z1, Z5
+	VPTERNLOGD $0xD8, Z16, Z2, Z5
+	KMOVQ      R13, K6
+	KORTESTQ   K5, K6
+	JNZ        widen5four2
+	VMOVDQU8   Z3, K2, Z0
+	VMOVDQU8   Z5, K3, Z0 // lo
+
+widen5pack:
+	// The units of the characters that start in the two blocks, in
+	// order, as words: 128 bytes stored, twice the count kept.
+	VPCOMPRESSB.Z Z0, K4, Z0
+	VPCOMPRESSB.Z Z6, K4, Z6
+	KMOVQ         K4, DX
+	POPCNTQ       DX, DX
+	VMOVDQU64     widenZip<>(SB), Z1
+	VMOVDQU64     widenZip<>+64(SB), Z2
+	VPERMI2B      Z6, Z0, Z1
+	VPERMI2B      Z6, Z0, Z2
+	VMOVDQU64     Z1, (DI)(BX*1)
+	VMOVDQU64     Z2, 64(DI)(BX*1)
+	LEAQ          (BX)(DX*2), BX
+	ADDQ          $64, AX
+	JMP           widen5loop
+
+widen5four2:
+	// A 4-byte lead b0 (F0..F4) gets the high surrogate of its character
+	// in its lane, D800 | u<<6 | (b1&0F)<<2 | b2>>4&3 with u the plane
+	// less one, (b0&7)<<2 | b1>>4&3 - 1; the lane after it (K6) the low
+	// one, DC00 | (b2&0F)<<6 | b3&3F, whose low byte is the 3-byte form
+	// of the lane. So does the first lane after a 4-byte lead in the last
+	// byte before the block (R13). Z19 holds 03 in every byte.
+	VPSLLW     $2, Z0, Z9
+	VPSRLW     $4, Z1, Z10
+	VPTERNLOGD $0xD8, Z19, Z10, Z9 // 110, then the plane in 5 bits
+	VPTERNLOGD $0xFF, Z10, Z10, Z10
+	VPADDB     Z10, Z9, Z9         // 1100, then u in 4 bits
+	VPSRLW     $2, Z9, Z10
+	VPTERNLOGD $0xE2, byteD8<>(SB), Z19, Z10 // D8 | u>>2: high surrogates' hi
+	VPSLLW     $6, Z9, Z9
+	VPSLLW     $2, Z1, Z11
+	VPSRLW     $4, Z2, Z12
+	VPTERNLOGD $0xD8, Z19, Z12, Z11
+	VPTERNLOGD $0xD8, Z16, Z11, Z9 // high surrogates' lo
+	VPTERNLOGD $0xE2, byteDC<>(SB), Z19, Z8 // DC | b1>>2&3: low surrogates' hi
+	KSHIFTLQ   $1, K5, K1
+	KORQ       K1, K6, K6
+	KMOVQ      K5, R13
+	SHRQ       $63, R13
+	KORQ       K6, K4, K4
+	KORQ       K6, K3, K1
+	VMOVDQU8   Z3, K2, Z0
+	VMOVDQU8   Z5, K1, Z0
+	VMOVDQU8   Z9, K5, Z0
+	VMOVDQU8   Z8, K6, Z6
+	VMOVDQU8   Z10, K5, Z6
+	JMP        widen5pack
+
+widen5one:
 	LEAQ 34(AX), CX
 	CMPQ CX, R9
 	JA   widen5end
