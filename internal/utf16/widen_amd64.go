@@ -18,14 +18,14 @@ var (
 	// The AVX2 kernels need POPCNT too, to count the lanes they pack.
 	avx2Needs = []registry.Feature{registry.Has("AVX", cpu.X86.HasAVX), registry.Has("AVX2", cpu.X86.HasAVX2),
 		registry.Has("POPCNT", cpu.X86.HasPOPCNT)}
-	// The AVX-512 kernels need AVX-512 BW, VL, VBMI (VPERMI2B) and VBMI2
-	// (VPCOMPRESSW, VPCOMPRESSB) and BMI2 (PDEP); they also ask for AVX2,
-	// so that GODEBUG=cpu.avx2=off turns off both.
+	// The AVX-512 implementation is widenAVX512, which needs AVX-512 BW,
+	// VBMI (VPERMI2B) and VBMI2 (VPCOMPRESSB, VPCOMPRESSW), and
+	// narrowAVX2, as fast as a 512-bit narrowing on CPUs that split
+	// 512-bit operations in two. It also asks for AVX2, so that
+	// GODEBUG=cpu.avx2=off turns off both.
 	avx512Needs = append(avx2Needs[:len(avx2Needs):len(avx2Needs)],
 		registry.Has("AVX512F", cpu.X86.HasAVX512F), registry.Has("AVX512BW", cpu.X86.HasAVX512BW),
-		registry.Has("AVX512VL", cpu.X86.HasAVX512VL), registry.Has("AVX512VBMI", cpu.X86.HasAVX512VBMI),
-		registry.Has("AVX512VBMI2", cpu.X86.HasAVX512VBMI2),
-		registry.Has("BMI2", cpu.X86.HasBMI2))
+		registry.Has("AVX512VBMI", cpu.X86.HasAVX512VBMI), registry.Has("AVX512VBMI2", cpu.X86.HasAVX512VBMI2))
 
 	useAVX2 = registry.All(avx2Needs)
 )
@@ -37,16 +37,17 @@ var impls = []implInfo{
 	implAVX2: {Impl: registry.Impl{Name: "avx2", Needs: avx2Needs, Advertised: cpu.X86.HasAVX2},
 		widen: widenAVX2, narrow: narrow2},
 	implAVX512: {Impl: registry.Impl{Name: "avx512", Needs: avx512Needs, Advertised: cpu.X86.HasAVX512F},
-		widen: widenAVX512, narrow: narrow512},
+		widen: widenAVX512, narrow: narrow2},
 }
 
-// impl is the implementation in use: the AVX2 kernels wherever they run,
-// AVX-512 machines included, where they are the faster ones on text that
-// is not ASCII (BenchmarkKernels); and none without AVX2, where the
-// callers' Go loops cost less than the generic block loop. The AVX-512
-// kernels stay selectable, and tested.
+// impl is the implementation in use: the fastest one supported, and none
+// without AVX2, where the callers' Go loops cost less than the generic
+// block loop.
 var impl = func() int {
-	if useAVX2 {
+	switch {
+	case registry.All(avx512Needs):
+		return implAVX512
+	case useAVX2:
 		return implAVX2
 	}
 	return -1
@@ -68,29 +69,12 @@ func widen(dst, src []byte) (int, int) {
 
 func narrow(dst, src []byte, stopLo, stopN uint32) (int, int) {
 	switch impl {
-	case implAVX512:
-		return narrow512(dst, src, stopLo, stopN)
-	case implAVX2:
+	case implAVX2, implAVX512:
 		return narrow2(dst, src, stopLo, stopN)
 	case implGeneric:
 		return narrowGeneric(dst, src, stopLo, stopN)
 	}
 	return 0, 0
-}
-
-// narrow512 is Narrow through narrowAVX512 for a stop range of units from
-// U+E000 on, or none, the ranges callers use; for others, where the
-// kernel and the reference differ (it does not look at blocks of ASCII,
-// and it stops at a low surrogate of a pair in the range), through the
-// AVX2 kernel, which the AVX-512 implementation also requires.
-func narrow512(dst, src []byte, stopLo, stopN uint32) (int, int) {
-	if stopN == 0 || stopLo > 0xFFFF && uint64(stopLo)+uint64(stopN) <= 1<<32 {
-		return narrowAVX512(dst, src, 0, 0)
-	}
-	if stopLo < 0xE000 || stopLo > 0xFFFF || uint64(stopLo)+uint64(stopN) > 0x10000 {
-		return narrow2(dst, src, stopLo, stopN)
-	}
-	return narrowAVX512(dst, src, stopLo, stopN)
 }
 
 // widenAVX2 is Widen.
@@ -136,8 +120,3 @@ func stopUnits(stopLo, stopN uint32) (lo, n uint32) {
 //
 //go:noescape
 func narrowAVX2(dst, src []byte, stopLo, stopLast uint16, stop, stopASCII bool) (nd, ns int)
-
-// narrowAVX512 is Narrow.
-//
-//go:noescape
-func narrowAVX512(dst, src []byte, stopLo, stopN uint32) (nd, ns int)
