@@ -63,6 +63,9 @@ func UTF16AVX2() File {
 				"64 bytes, lo (0..63) and hi (64..127): the words of bytes j of both\n" +
 				"for j in 0..31, then for j in 32..63.",
 				Data: WidenZip()},
+			{Name: "widenHi", Doc: "widenHi is the high byte of the unit of a 2-byte sequence by its lead\n" +
+				"b0&3F, (b0>>2)&7, and b0<<4 for the leads of longer ones.",
+				Data: WidenHi()},
 			{Name: "byteD8", Doc: "byteD8 and byteDC are D8 and DC in all 64 bytes: the high bytes\n" +
 				"of high and low surrogates, to which widenAVX512 adds their bits.",
 				Data: fill(0xD8, 64)},
@@ -158,6 +161,19 @@ func WidenZip() []byte {
 	t := make([]byte, 128)
 	for j := range 64 {
 		t[2*j], t[2*j+1] = byte(j), byte(64+j)
+	}
+	return t
+}
+
+// WidenHi returns the table widenHi of UTF16AVX2.
+func WidenHi() []byte {
+	t := make([]byte, 64)
+	for x := range 64 {
+		if b := 0xC0 | x; b < 0xE0 {
+			t[x] = byte(b>>2) & 7
+		} else {
+			t[x] = byte(b << 4)
+		}
 	}
 	return t
 }

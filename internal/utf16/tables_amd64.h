@@ -1671,6 +1671,18 @@ DATA widenZip<>+0x70(SB)/8, $0x7b3b7a3a79397838
 DATA widenZip<>+0x78(SB)/8, $0x7f3f7e3e7d3d7c3c
 GLOBL widenZip<>(SB), RODATA|NOPTR, $128
 
+// widenHi is the high byte of the unit of a 2-byte sequence by its lead
+// b0&3F, (b0>>2)&7, and b0<<4 for the leads of longer ones.
+DATA widenHi<>+0x00(SB)/8, $0x0101010100000000
+DATA widenHi<>+0x08(SB)/8, $0x0303030302020202
+DATA widenHi<>+0x10(SB)/8, $0x0505050504040404
+DATA widenHi<>+0x18(SB)/8, $0x0707070706060606
+DATA widenHi<>+0x20(SB)/8, $0x7060504030201000
+DATA widenHi<>+0x28(SB)/8, $0xf0e0d0c0b0a09080
+DATA widenHi<>+0x30(SB)/8, $0x7060504030201000
+DATA widenHi<>+0x38(SB)/8, $0xf0e0d0c0b0a09080
+GLOBL widenHi<>(SB), RODATA|NOPTR, $64
+
 // byteD8 and byteDC are D8 and DC in all 64 bytes: the high bytes
 // of high and low surrogates, to which widenAVX512 adds their bits.
 DATA byteD8<>+0x00(SB)/8, $0xd8d8d8d8d8d8d8d8

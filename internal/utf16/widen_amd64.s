@@ -400,8 +400,6 @@ TEXT ·widenAVX512(SB), NOSPLIT, $0-64
 	VPBROADCASTB CX, Z16
 	MOVL $0x0F, CX
 	VPBROADCASTB CX, Z17
-	MOVL $0x07, CX
-	VPBROADCASTB CX, Z18
 	MOVL $0x03, CX
 	VPBROADCASTB CX, Z19
 
@@ -427,39 +425,41 @@ widen5loop:
 	ADDQ      $128, BX
 	JMP       widen5loop
 
-widen5two:
-	// The low and the high byte of the unit of the character that would
-	// start at each byte, in byte planes, from b0, b1 and b2, the byte
-	// after it and the one after that:
-	//
-	//	ASCII   lo = b0                    hi = 0
-	//	2 bytes lo = b0<<6 | b1&3F         hi = b0>>2 & 07
-	//	3 bytes lo = b1<<6 | b2&3F         hi = b0<<4 | b1>>2&0F
-	//
-	// VPTERNLOGD $0xD8 takes the bits of its second operand where the
-	// first (a mask) has ones and keeps those of the third elsewhere.
-	VMOVDQU64  1(SI)(AX*1), Z1
-	VMOVDQU64  2(SI)(AX*1), Z2
-	VPCMPUB    $5, Z13, Z0, K2 // b0 >= C0: a lead
-	VPCMPUB    $5, Z14, Z0, K3 // b0 >= E0: a lead of 3 bytes or more
-	VPCMPB     $5, Z13, Z0, K4 // not 80..BF, which are below C0 as signed bytes: a character starts
-	VPCMPUB    $5, Z15, Z0, K5 // b0 >= F0: a 4-byte lead
-	VPSRLW     $2, Z0, Z6
-	VPANDQ     Z18, Z6, Z6
-	VPSLLW     $4, Z0, Z7
-	VPSRLW     $2, Z1, Z8
-	VPTERNLOGD $0xD8, Z17, Z8, Z7
-	VMOVDQU8   Z7, K3, Z6
-	VMOVDQU8.Z Z6, K2, Z6 // hi
-	VPSLLW     $6, Z0, Z3
-	VPTERNLOGD $0xD8, Z16, Z1, Z3
-	VPSLLW     $6, Z1, Z5
-	VPTERNLOGD $0xD8, Z16, Z2, Z5
-	KMOVQ      R13, K6
-	KORTESTQ   K5, K6
-	JNZ        widen5four2
+// UNITS5 sets Z0 and Z6 to the low and the high byte of the unit of the
+// character that would start at each byte b0 of Z0, in byte planes, from
+// b0 and b1 and b2, the byte after it and the one after that, in Z1 and
+// Z2, with K2 (b0 >= C0) and K3 (b0 >= E0):
+//
+//	ASCII   lo = b0                    hi = 0
+//	2 bytes lo = b0<<6 | b1&3F         hi = b0>>2 & 07
+//	3 bytes lo = b1<<6 | b2&3F         hi = b0<<4 | b1>>2&0F
+//
+// widenHi holds hi for 2-byte leads and b0<<4 for 3-byte ones, by b0&3F;
+// VPTERNLOGD $0xD8 takes the bits of its second operand where the first
+// (a mask) has ones and keeps those of the third elsewhere. It leaves
+// b1>>2 in Z8 and clobbers Z3, Z5 and Z7.
+#define UNITS5 \
+	VPERMB.Z   widenHi<>(SB), Z0, K2, Z6 \
+	VPSRLW     $2, Z1, Z8                \
+	VPANDQ     Z17, Z8, Z7               \
+	VPADDB     Z7, Z6, K3, Z6            \
+	VPBLENDMB  Z1, Z0, K3, Z3            \
+	VPBLENDMB  Z2, Z1, K3, Z5            \
+	VPSLLW     $6, Z3, Z3                \
+	VPTERNLOGD $0xD8, Z16, Z5, Z3        \
 	VMOVDQU8   Z3, K2, Z0
-	VMOVDQU8   Z5, K3, Z0 // lo
+
+widen5two:
+	VMOVDQU64 1(SI)(AX*1), Z1
+	VMOVDQU64 2(SI)(AX*1), Z2
+	VPCMPUB   $5, Z13, Z0, K2 // b0 >= C0: a lead
+	VPCMPUB   $5, Z14, Z0, K3 // b0 >= E0: a lead of 3 bytes or more
+	VPCMPB    $5, Z13, Z0, K4 // not 80..BF, which are below C0 as signed bytes: a character starts
+	VPCMPUB   $5, Z15, Z0, K5 // b0 >= F0: a 4-byte lead
+	KMOVQ     R13, K6
+	KORTESTQ  K5, K6
+	JNZ       widen5four2
+	UNITS5
 
 widen5pack:
 	// The units of the characters that start in the two blocks, in
@@ -482,9 +482,9 @@ widen5four2:
 	// A 4-byte lead b0 (F0..F4) gets the high surrogate of its character
 	// in its lane, D800 | u<<6 | (b1&0F)<<2 | b2>>4&3 with u the plane
 	// less one, (b0&7)<<2 | b1>>4&3 - 1; the lane after it (K6) the low
-	// one, DC00 | (b2&0F)<<6 | b3&3F, whose low byte is the 3-byte form
-	// of the lane. So does the first lane after a 4-byte lead in the last
-	// byte before the block (R13). Z19 holds 03 in every byte.
+	// one, DC00 | (b2&0F)<<6 | b3&3F, whose low byte is that of the
+	// lane's 3-byte form. So does the first lane after a 4-byte lead in
+	// the last byte before the block (R13). Z19 holds 03 in every byte.
 	VPSLLW     $2, Z0, Z9
 	VPSRLW     $4, Z1, Z10
 	VPTERNLOGD $0xD8, Z19, Z10, Z9 // 110, then the plane in 5 bits
@@ -497,15 +497,15 @@ widen5four2:
 	VPSRLW     $4, Z2, Z12
 	VPTERNLOGD $0xD8, Z19, Z12, Z11
 	VPTERNLOGD $0xD8, Z16, Z11, Z9 // high surrogates' lo
-	VPTERNLOGD $0xE2, byteDC<>(SB), Z19, Z8 // DC | b1>>2&3: low surrogates' hi
 	KSHIFTLQ   $1, K5, K1
 	KORQ       K1, K6, K6
 	KMOVQ      K5, R13
 	SHRQ       $63, R13
 	KORQ       K6, K4, K4
-	KORQ       K6, K3, K1
-	VMOVDQU8   Z3, K2, Z0
-	VMOVDQU8   Z5, K1, Z0
+	KORQ       K6, K3, K3
+	KORQ       K6, K2, K2
+	UNITS5
+	VPTERNLOGD $0xE2, byteDC<>(SB), Z19, Z8 // DC | b1>>2&3: low surrogates' hi
 	VMOVDQU8   Z9, K5, Z0
 	VMOVDQU8   Z8, K6, Z6
 	VMOVDQU8   Z10, K5, Z6
