@@ -345,51 +345,66 @@ ret:
 	LEAQ     128(AX), BX
 
 // RUN4_COUNT starts a run of ASCII blocks, at BX = AX: it ends the run
-// within 4 KiB, so that no byte of the counts in Z23 overflows, which Z22's
-// -1 in every byte raises by one for each newline. FLUSH4_COUNT, at the end
-// of each run, adds Z23 to R14, keeps ^BX if the run held a newline, and
-// sets BX to AX.
+// within 4 KiB, so that no byte of the counts in Y12 and Y13 overflows, and
+// loads 0A into every byte of Y14. ACC4RUN_COUNT counts the newlines of the
+// four blocks that the counting ASCII4 macros load into Z4 to Z7 in the
+// bytes of Y12 and Y13, with VEX compares, which leave -1 in each byte that
+// matches: AVX-512's compares write mask registers, which fewer units take.
+// FLUSH4_COUNT, at the end of each run, adds Y12 and Y13 to R14 and, if the
+// run held a newline, looks for the last one from the run's end, a block at
+// a time, into R10; it sets BX to AX, and does nothing where the run took no
+// block (the JEQs skip the instructions after them).
 #define RUN4_COUNT \
-	LEAQ       3840(AX), R8         \
-	LEAQ       -256(DX), CX         \
-	CMPQ       CX, R8               \
-	CMOVQLT    CX, R8               \
-	VPTERNLOGD $0xff, Z22, Z22, Z22 \
-	VPXORQ     Z23, Z23, Z23
+	LEAQ         3840(AX), R8         \
+	LEAQ         -256(DX), CX         \
+	CMPQ         CX, R8               \
+	CMOVQLT      CX, R8               \
+	VPBROADCASTB nl<>(SB), Y14        \
+	VPXOR        Y12, Y12, Y12        \
+	VPXOR        Y13, Y13, Y13
 
-// ACC4RUN_COUNT counts the four blocks in Z4 to Z7 that the counting ASCII4
-// macros load, in the bytes of Z23: minus one in Z20 for each newline, so
-// that one instruction a run depends on the run before.
 #define ACC4RUN_COUNT \
-	VPCMPEQB   Z4, Z24, K4       \
-	VPCMPEQB   Z5, Z24, K5       \
-	VPCMPEQB   Z6, Z24, K6       \
-	VPCMPEQB   Z7, Z24, K1       \
-	VMOVDQU8.Z Z22, K4, Z20      \
-	VPADDB     Z22, Z20, K5, Z20 \
-	VPADDB     Z22, Z20, K6, Z20 \
-	VPADDB     Z22, Z20, K1, Z20 \
-	VPSUBB     Z20, Z23, Z23
+	VPCMPEQB Y4, Y14, Y8               \
+	VPCMPEQB 32(SI)(AX*1), Y14, Y9     \
+	VPCMPEQB Y5, Y14, Y10              \
+	VPCMPEQB 96(SI)(AX*1), Y14, Y11    \
+	VPADDB   Y8, Y9, Y8                \
+	VPADDB   Y10, Y11, Y10             \
+	VPCMPEQB Y6, Y14, Y9               \
+	VPCMPEQB 160(SI)(AX*1), Y14, Y11   \
+	VPSUBB   Y8, Y12, Y12              \
+	VPSUBB   Y10, Y13, Y13             \
+	VPCMPEQB Y7, Y14, Y8               \
+	VPCMPEQB 224(SI)(AX*1), Y14, Y10   \
+	VPADDB   Y9, Y11, Y9               \
+	VPADDB   Y8, Y10, Y8               \
+	VPSUBB   Y9, Y12, Y12              \
+	VPSUBB   Y8, Y13, Y13
 
-// FLUSH4_COUNT does nothing where the run took no block (JEQ skips the 14
-// instructions after it).
 #define FLUSH4_COUNT \
-	CMPQ          AX, BX        \
-	JEQ           15(PC)        \
-	VPXORQ        Z1, Z1, Z1    \
-	VPSADBW       Z1, Z23, Z1   \
-	VEXTRACTI64X4 $1, Z1, Y2    \
-	VPADDQ        Y2, Y1, Y1    \
-	VEXTRACTI128  $1, Y1, X2    \
-	VPADDQ        X2, X1, X1    \
-	VPSHUFD       $0x4e, X1, X2 \
-	VPADDQ        X2, X1, X1    \
-	VMOVQ         X1, CX        \
-	NOTQ          BX            \
-	TESTQ         CX, CX        \
-	CMOVQNE       BX, R10       \
-	ADDQ          CX, R14       \
-	MOVQ          AX, BX
+	CMPQ         AX, BX               \
+	JEQ          22(PC)               \
+	VPADDB       Y13, Y12, Y12        \
+	VPXOR        Y1, Y1, Y1           \
+	VPSADBW      Y1, Y12, Y1          \
+	VEXTRACTI128 $1, Y1, X2           \
+	VPADDQ       X2, X1, X1           \
+	VPSHUFD      $0x4e, X1, X2        \
+	VPADDQ       X2, X1, X1           \
+	VMOVQ        X1, CX               \
+	TESTQ        CX, CX               \
+	JEQ          11(PC)               \
+	ADDQ         CX, R14              \
+	LEAQ         -64(AX), R11         \
+	VPCMPEQB     (SI)(R11*1), Z24, K4 \
+	KMOVQ        K4, CX               \
+	BSRQ         CX, CX               \
+	JNE          3(PC)                \
+	SUBQ         $64, R11             \
+	JMP          -5(PC)               \
+	ADDQ         CX, R11              \
+	MOVQ         R11, R10             \
+	MOVQ         AX, BX
 
 // LAST4_COUNT sets K3 to the bytes of the last block, at R11, from AX on:
 // those before AX were counted with the block before.
@@ -481,8 +496,11 @@ runExit512:       \
 // RUN2_COUNT starts a run of ASCII blocks, at R10 = AX, with Y7 clear:
 // it loads 0A into Y9, and ends the run within 4 KiB, so that no byte of
 // the counts in Y7 overflows. FLUSH2_COUNT, at the end of each run, adds
-// Y7 to R14, keeps ^R10 if the run held a newline, sets R10 to AX and
-// clears Y7, as the body wants it after an ASCII block.
+// Y7 to R14 and, if the run held a newline, looks for the last one from the
+// run's end, a block at a time, into R11; it sets R10 to AX and clears Y7,
+// as the body wants it after an ASCII block, and does nothing where the run
+// took no block (the JEQs skip the instructions after them). R8, the end
+// of the run, is its scratch.
 #define RUN2_COUNT \
 	VMOVDQU nl<>(SB), Y9 \
 	LEAQ    3968(AX), R8 \
@@ -502,23 +520,29 @@ runExit512:       \
 	VPADDB   Y1, Y3, Y1 \
 	VPSUBB   Y1, Y7, Y7
 
-// FLUSH2_COUNT does nothing where the run took no block (JEQ skips the 13
-// instructions after it).
 #define FLUSH2_COUNT \
-	CMPQ         AX, R10       \
-	JEQ          14(PC)        \
-	VPXOR        Y1, Y1, Y1    \
-	VPSADBW      Y1, Y7, Y1    \
-	VEXTRACTI128 $1, Y1, X2    \
-	VPADDQ       X2, X1, X1    \
-	VPSHUFD      $0x4e, X1, X2 \
-	VPADDQ       X2, X1, X1    \
-	VMOVQ        X1, CX        \
-	VPXOR        Y7, Y7, Y7    \
-	NOTQ         R10           \
-	TESTQ        CX, CX        \
-	CMOVQNE      R10, R11      \
-	ADDQ         CX, R14       \
+	CMPQ         AX, R10            \
+	JEQ          22(PC)             \
+	VPXOR        Y1, Y1, Y1         \
+	VPSADBW      Y1, Y7, Y1         \
+	VEXTRACTI128 $1, Y1, X2         \
+	VPADDQ       X2, X1, X1         \
+	VPSHUFD      $0x4e, X1, X2      \
+	VPADDQ       X2, X1, X1         \
+	VMOVQ        X1, CX             \
+	VPXOR        Y7, Y7, Y7         \
+	TESTQ        CX, CX             \
+	JEQ          11(PC)             \
+	ADDQ         CX, R14            \
+	LEAQ         -32(AX), R8        \
+	VPCMPEQB     (SI)(R8*1), Y9, Y1 \
+	VPMOVMSKB    Y1, CX             \
+	BSRL         CX, CX             \
+	JNE          3(PC)              \
+	SUBQ         $32, R8            \
+	JMP          -5(PC)             \
+	ADDQ         CX, R8             \
+	MOVQ         R8, R11            \
 	MOVQ         AX, R10
 
 // TAIL2_COUNT counts the last block, in Y0 at BX, which overlaps the
