@@ -261,16 +261,42 @@ func swap16(x uint64) uint64 {
 // dst, as far as both allow: whole code points only, and no lone
 // surrogate, unit cut short, or unit in stopLo..stopLo+stopN-1, where it
 // stops. It returns the bytes written and read.
+// narrowWindow is how much UTF-16BE narrowBig swaps at a time.
+const narrowWindow = 4 << 10
+
+// narrowBig is utf16k.Narrow for UTF-16BE: the kernel narrows the units of
+// src swapped into a buffer, a window at a time, for as long as it stops
+// only near a window's end, where the next window goes on.
+func narrowBig(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
+	var buf [narrowWindow]byte
+	for {
+		n := min(len(buf), len(src)-ns) &^ 1
+		w := buf[:n]
+		utf16k.Swap(w, src[ns:ns+n])
+		d, s := utf16k.Narrow(dst[nd:], w, stopLo, stopN)
+		nd += d
+		ns += s
+		if s == 0 || n-s >= utf16k.NarrowBlock+2 {
+			return nd, ns
+		}
+	}
+}
+
 func narrow16(dst, src []byte, big bool, stopLo, stopN uint32) (nd, ns int) {
 	lo, hi := 0, 1
 	if big {
 		lo, hi = 1, 0
 	}
-	kernel := !big && utf16k.Enabled()
+	kernel := utf16k.Enabled()
 	for ns+2 <= len(src) {
 		end := len(src)
 		if kernel {
-			d, s := utf16k.Narrow(dst[nd:], src[ns:], stopLo, stopN)
+			var d, s int
+			if big {
+				d, s = narrowBig(dst[nd:], src[ns:], stopLo, stopN)
+			} else {
+				d, s = utf16k.Narrow(dst[nd:], src[ns:], stopLo, stopN)
+			}
 			nd += d
 			ns += s
 			// At least a block in Go, where the kernel stopped.
@@ -426,11 +452,14 @@ func put16(dst []byte, u uint16, big bool) {
 }
 
 func widen16(dst, src []byte, big bool) (nd, ns int) {
-	kernel := !big && utf16k.Enabled()
+	kernel := utf16k.Enabled()
 	for ns < len(src) {
 		end := len(src)
 		if kernel {
 			d, s := utf16k.Widen(dst[nd:], src[ns:])
+			if big {
+				utf16k.Swap(dst[nd:nd+d], dst[nd:nd+d])
+			}
 			nd += d
 			ns += s
 			// At least a block in Go, where the kernel stopped.

@@ -63,6 +63,8 @@ func UTF16AVX2() File {
 				"64 bytes, lo (0..63) and hi (64..127): the words of bytes j of both\n" +
 				"for j in 0..31, then for j in 32..63.",
 				Data: WidenZip()},
+			{Name: "swapUnits", Doc: "swapUnits swaps the two bytes of each 16-bit unit.",
+				Data: SwapUnits()},
 			{Name: "widenHi", Doc: "widenHi is the high byte of the unit of a 2-byte sequence by its lead\n" +
 				"b0&3F, (b0>>2)&7, and b0<<4 for the leads of longer ones.",
 				Data: WidenHi()},
@@ -174,6 +176,15 @@ func WidenHi() []byte {
 		} else {
 			t[x] = byte(b << 4)
 		}
+	}
+	return t
+}
+
+// SwapUnits returns the table swapUnits of UTF16AVX2.
+func SwapUnits() []byte {
+	t := make([]byte, 32)
+	for i := range t {
+		t[i] = byte(i ^ 1)
 	}
 	return t
 }

@@ -1671,6 +1671,13 @@ DATA widenZip<>+0x70(SB)/8, $0x7b3b7a3a79397838
 DATA widenZip<>+0x78(SB)/8, $0x7f3f7e3e7d3d7c3c
 GLOBL widenZip<>(SB), RODATA|NOPTR, $128
 
+// swapUnits swaps the two bytes of each 16-bit unit.
+DATA swapUnits<>+0x00(SB)/8, $0x0607040502030001
+DATA swapUnits<>+0x08(SB)/8, $0x0e0f0c0d0a0b0809
+DATA swapUnits<>+0x10(SB)/8, $0x1617141512131011
+DATA swapUnits<>+0x18(SB)/8, $0x1e1f1c1d1a1b1819
+GLOBL swapUnits<>(SB), RODATA|NOPTR, $32
+
 // widenHi is the high byte of the unit of a 2-byte sequence by its lead
 // b0&3F, (b0>>2)&7, and b0<<4 for the leads of longer ones.
 DATA widenHi<>+0x00(SB)/8, $0x0101010100000000

@@ -860,3 +860,27 @@ narrow2ret:
 	MOVQ BX, nd+56(FP)
 	MOVQ R11, ns+64(FP)
 	RET
+
+// func swapAVX2(dst, src []byte) int
+// Requires: AVX, AVX2
+TEXT ·swapAVX2(SB), NOSPLIT, $0-56
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    src_base+24(FP), SI
+	MOVQ    src_len+32(FP), CX
+	XORQ    AX, AX
+	SUBQ    $32, CX
+	JB      swapdone
+	VMOVDQU swapUnits<>(SB), Y1
+
+swaploop:
+	VMOVDQU (SI)(AX*1), Y0
+	VPSHUFB Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	ADDQ    $32, AX
+	CMPQ    AX, CX
+	JLE     swaploop
+	VZEROUPPER
+
+swapdone:
+	MOVQ AX, ret+48(FP)
+	RET
