@@ -68,3 +68,36 @@ func TestPageBoundary(t *testing.T) {
 		}
 	}
 }
+
+// TestRoomPageEnd checks that no implementation writes past the end of
+// dst, placed where a page ends before a PROT_NONE one, whatever room it
+// has, and that it stops where the generic one does.
+func TestRoomPageEnd(t *testing.T) {
+	dbuf := pagetest.Guarded(t, 1)
+	for _, s := range []string{
+		strings.Repeat("abcdefgh", 40),
+		strings.Repeat("a\u00e9\u4e2d\u0436 \U0001F600", 20),
+	} {
+		src := []byte(s)
+		wide := le(utf16.Encode([]rune(s)))
+		for _, im := range impls {
+			if !im.Supported() {
+				continue
+			}
+			for room := 0; room <= 3*Room; room++ {
+				d := dbuf[len(dbuf)-room:]
+				want := make([]byte, room)
+				nd, ns := im.widen(d, src)
+				wnd, wns := widenGeneric(want, src)
+				if nd != wnd || ns != wns || !bytes.Equal(d[:nd], want[:wnd]) {
+					t.Fatalf("%s widen into %d bytes at a page end: %d, %d; generic %d, %d", im.Name, room, nd, ns, wnd, wns)
+				}
+				nd, ns = im.narrow(d, wide, 0, 0)
+				wnd, wns = narrowGeneric(want, wide, 0, 0)
+				if nd != wnd || ns != wns || !bytes.Equal(d[:nd], want[:wnd]) {
+					t.Fatalf("%s narrow into %d bytes at a page end: %d, %d; generic %d, %d", im.Name, room, nd, ns, wnd, wns)
+				}
+			}
+		}
+	}
+}

@@ -19,13 +19,14 @@ var (
 	avx2Needs = []registry.Feature{registry.Has("AVX", cpu.X86.HasAVX), registry.Has("AVX2", cpu.X86.HasAVX2),
 		registry.Has("POPCNT", cpu.X86.HasPOPCNT)}
 	// The AVX-512 implementation is widenAVX512, which needs AVX-512 BW,
-	// VBMI (VPERMI2B) and VBMI2 (VPCOMPRESSB, VPCOMPRESSW), and
+	// VBMI (VPERMB, VPERMI2B), VBMI2 (VPCOMPRESSB) and BMI2 (SHRX), and
 	// narrowAVX2, as fast as a 512-bit narrowing on CPUs that split
 	// 512-bit operations in two. It also asks for AVX2, so that
 	// GODEBUG=cpu.avx2=off turns off both.
 	avx512Needs = append(avx2Needs[:len(avx2Needs):len(avx2Needs)],
 		registry.Has("AVX512F", cpu.X86.HasAVX512F), registry.Has("AVX512BW", cpu.X86.HasAVX512BW),
-		registry.Has("AVX512VBMI", cpu.X86.HasAVX512VBMI), registry.Has("AVX512VBMI2", cpu.X86.HasAVX512VBMI2))
+		registry.Has("AVX512VBMI", cpu.X86.HasAVX512VBMI), registry.Has("AVX512VBMI2", cpu.X86.HasAVX512VBMI2),
+		registry.Has("BMI2", cpu.X86.HasBMI2))
 
 	useAVX2 = registry.All(avx2Needs)
 )

@@ -358,7 +358,7 @@ widen2done:
 	RET
 
 // func widenAVX512(dst, src []byte) (nd, ns int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, POPCNT
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, BMI2, POPCNT
 TEXT ·widenAVX512(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
 	MOVQ dst_len+8(FP), R8
@@ -366,30 +366,7 @@ TEXT ·widenAVX512(SB), NOSPLIT, $0-64
 	MOVQ src_len+32(FP), R9
 	XORQ AX, AX   // ns
 	XORQ BX, BX   // nd
-	XORL R13, R13 // a 4-byte sequence started in the last byte of the block before
-	MOVL $0x3F, CX
-	VPBROADCASTW CX, Z20
-	MOVL $0x1F, CX
-	VPBROADCASTW CX, Z21
-	MOVL $0xC0, CX
-	VPBROADCASTW CX, Z23
-	MOVL $0x80, CX
-	VPBROADCASTW CX, Z24
-	MOVL $0xE0, CX
-	VPBROADCASTW CX, Z25
-	MOVL $0xF0, CX
-	VPBROADCASTW CX, Z26
-	MOVL $0x0700, CX
-	VPBROADCASTW CX, Z27
-	MOVL $3, CX
-	VPBROADCASTW CX, Z28
-	MOVL $0xD7C0, CX
-	VPBROADCASTW CX, Z29
-	MOVL $0x03C0, CX
-	VPBROADCASTW CX, Z30
-	MOVL $0xDC00, CX
-	VPBROADCASTW CX, Z31
-	// The bytes of the 64-byte step.
+	XORL R13, R13 // a 4-byte sequence started in the last byte of the step before
 	MOVL $0xC0, CX
 	VPBROADCASTB CX, Z13
 	MOVL $0xE0, CX
@@ -403,26 +380,63 @@ TEXT ·widenAVX512(SB), NOSPLIT, $0-64
 	MOVL $0x03, CX
 	VPBROADCASTB CX, Z19
 
+	// A step takes R10 = 64 bytes (two blocks), the lanes of K7, while
+	// they fit with the 2 bytes after them and dst has room for 128;
+	// then 32 (one block), with K7 its 32 lanes, while those fit with
+	// room for 64, and loads masked by K7, which read no byte past them.
+	// R11 is R10-1, the step's last lane.
+	MOVL   $64, R10
+	MOVL   $63, R11
+	KXNORQ K7, K7, K7
+
 widen5loop:
-	// Two blocks in one step while both fit, with the bytes after them.
-	LEAQ      66(AX), CX
-	CMPQ      CX, R9
-	JA        widen5one
-	LEAQ      128(BX), CX
-	CMPQ      CX, R8
-	JA        widen5one
+	CMPL  R10, $64
+	JNE   widen5one
+	LEAQ  66(AX), CX
+	CMPQ  CX, R9
+	JA    widen5half
+	LEAQ  128(BX), CX
+	CMPQ  CX, R8
+	JA    widen5half
 	VMOVDQU64 (SI)(AX*1), Z0 // b0
 	VPMOVB2M  Z0, K1
 	KORTESTQ  K1, K1
-	JNZ       widen5two
+	JZ        widen5ascii
+	VMOVDQU64 1(SI)(AX*1), Z1
+	VMOVDQU64 2(SI)(AX*1), Z2
+	JMP       widen5two
+
+widen5half:
+	MOVL     $32, R10
+	MOVL     $31, R11
+	KSHIFTRQ $32, K7, K7
+
+widen5one:
+	LEAQ       34(AX), CX
+	CMPQ       CX, R9
+	JA         widen5end
+	LEAQ       64(BX), CX
+	CMPQ       CX, R8
+	JA         widen5end
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VPMOVB2M   Z0, K1
+	KORTESTQ   K1, K1
+	JZ         widen5ascii
+	VMOVDQU8.Z 1(SI)(AX*1), K7, Z1
+	VMOVDQU8.Z 2(SI)(AX*1), K7, Z2
+	JMP        widen5two
+
+widen5ascii:
 	// ASCII: each byte is a unit. (The block after a 4-byte lead in the
 	// last byte before it starts with a continuation byte.)
-	VPMOVZXBW (SI)(AX*1), Z1
-	VPMOVZXBW 32(SI)(AX*1), Z2
+	VPMOVZXBW Y0, Z1
 	VMOVDQU64 Z1, (DI)(BX*1)
+	CMPL      R10, $64
+	JNE       3(PC)
+	VPMOVZXBW 32(SI)(AX*1), Z2
 	VMOVDQU64 Z2, 64(DI)(BX*1)
-	ADDQ      $64, AX
-	ADDQ      $128, BX
+	ADDQ      R10, AX
+	LEAQ      (BX)(R10*2), BX
 	JMP       widen5loop
 
 // UNITS5 sets Z0 and Z6 to the low and the high byte of the unit of the
@@ -450,41 +464,41 @@ widen5loop:
 	VMOVDQU8   Z3, K2, Z0
 
 widen5two:
-	VMOVDQU64 1(SI)(AX*1), Z1
-	VMOVDQU64 2(SI)(AX*1), Z2
-	VPCMPUB   $5, Z13, Z0, K2 // b0 >= C0: a lead
-	VPCMPUB   $5, Z14, Z0, K3 // b0 >= E0: a lead of 3 bytes or more
-	VPCMPB    $5, Z13, Z0, K4 // not 80..BF, which are below C0 as signed bytes: a character starts
-	VPCMPUB   $5, Z15, Z0, K5 // b0 >= F0: a 4-byte lead
-	KMOVQ     R13, K6
-	KORTESTQ  K5, K6
-	JNZ       widen5four2
+	VPCMPUB    $5, Z13, Z0, K2 // b0 >= C0: a lead
+	VPCMPUB    $5, Z14, Z0, K3 // b0 >= E0: a lead of 3 bytes or more
+	VPCMPB     $5, Z13, Z0, K7, K4 // not 80..BF, which are below C0 as signed bytes: a character starts
+	VPCMPUB    $5, Z15, Z0, K5 // b0 >= F0: a 4-byte lead
+	KMOVQ      R13, K6
+	KORTESTQ   K5, K6
+	JNZ        widen5four
 	UNITS5
 
 widen5pack:
-	// The units of the characters that start in the two blocks, in
-	// order, as words: 128 bytes stored, twice the count kept.
+	// The units of the characters that start in the step, in order, as
+	// words: 64 bytes stored a block, twice the count kept.
 	VPCOMPRESSB.Z Z0, K4, Z0
 	VPCOMPRESSB.Z Z6, K4, Z6
 	KMOVQ         K4, DX
 	POPCNTQ       DX, DX
 	VMOVDQU64     widenZip<>(SB), Z1
-	VMOVDQU64     widenZip<>+64(SB), Z2
 	VPERMI2B      Z6, Z0, Z1
-	VPERMI2B      Z6, Z0, Z2
 	VMOVDQU64     Z1, (DI)(BX*1)
+	CMPL          R10, $64
+	JNE           4(PC)
+	VMOVDQU64     widenZip<>+64(SB), Z2
+	VPERMI2B      Z6, Z0, Z2
 	VMOVDQU64     Z2, 64(DI)(BX*1)
 	LEAQ          (BX)(DX*2), BX
-	ADDQ          $64, AX
+	ADDQ          R10, AX
 	JMP           widen5loop
 
-widen5four2:
+widen5four:
 	// A 4-byte lead b0 (F0..F4) gets the high surrogate of its character
 	// in its lane, D800 | u<<6 | (b1&0F)<<2 | b2>>4&3 with u the plane
 	// less one, (b0&7)<<2 | b1>>4&3 - 1; the lane after it (K6) the low
 	// one, DC00 | (b2&0F)<<6 | b3&3F, whose low byte is that of the
 	// lane's 3-byte form. So does the first lane after a 4-byte lead in
-	// the last byte before the block (R13). Z19 holds 03 in every byte.
+	// the last byte of the step before (R13). Z19 holds 03 in every byte.
 	VPSLLW     $2, Z0, Z9
 	VPSRLW     $4, Z1, Z10
 	VPTERNLOGD $0xD8, Z19, Z10, Z9 // 110, then the plane in 5 bits
@@ -499,8 +513,9 @@ widen5four2:
 	VPTERNLOGD $0xD8, Z16, Z11, Z9 // high surrogates' lo
 	KSHIFTLQ   $1, K5, K1
 	KORQ       K1, K6, K6
+	KANDQ      K7, K6, K6      // (the step's lanes: K7 is still the mask of the loads)
 	KMOVQ      K5, R13
-	SHRQ       $63, R13
+	SHRXQ      R11, R13, R13 // the last lane's, the lanes past the step clear
 	KORQ       K6, K4, K4
 	KORQ       K6, K3, K3
 	KORQ       K6, K2, K2
@@ -510,92 +525,6 @@ widen5four2:
 	VMOVDQU8   Z8, K6, Z6
 	VMOVDQU8   Z10, K5, Z6
 	JMP        widen5pack
-
-widen5one:
-	LEAQ 34(AX), CX
-	CMPQ CX, R9
-	JA   widen5end
-	LEAQ 64(BX), CX
-	CMPQ CX, R8
-	JA   widen5end
-	VPMOVZXBW (SI)(AX*1), Z0  // b0: each byte in a word
-	VPCMPUW   $5, Z24, Z0, K1 // b0 >= 80
-	KORTESTD  K1, K1
-	JNZ       widen5multi
-	// ASCII: the words are the units.
-	VMOVDQU64 Z0, (DI)(BX*1)
-	ADDQ      $32, AX
-	ADDQ      $64, BX
-	XORL      R13, R13
-	JMP       widen5loop
-
-widen5multi:
-	VPMOVZXBW 1(SI)(AX*1), Z1 // b1: the byte after it
-	VPMOVZXBW 2(SI)(AX*1), Z2 // b2: the one after that
-	VPANDQ    Z23, Z0, Z3
-	VPCMPUW   $4, Z24, Z3, K2 // b0&C0 != 80: a character starts here
-	VPCMPUW   $5, Z23, Z0, K3 // b0 >= C0: a sequence of 2 bytes or more
-	VPCMPUW   $5, Z25, Z0, K4 // b0 >= E0: 3 bytes or more
-	VPCMPUW   $5, Z26, Z0, K5 // b0 >= F0: 4 bytes
-	// The lanes after those hold low surrogates; so does the first lane
-	// after a 4-byte sequence that started in the last lane of the
-	// block before (R13).
-	KSHIFTLD  $1, K5, K6
-	KMOVD     R13, K7
-	KORD      K7, K6, K6
-	KMOVD     K5, R13
-	SHRL      $31, R13
-	VPANDQ    Z20, Z1, Z5     // b1&3F
-	VPANDQ    Z20, Z2, Z8     // b2&3F
-	// three = (b0&0F)<<12 | (b1&3F)<<6 | b2&3F; the shift drops b0's high bits.
-	VPSLLW    $12, Z0, Z6
-	VPSLLW    $6, Z5, Z7
-	VPORQ     Z7, Z6, Z6
-	VPORQ     Z8, Z6, Z6
-	// two = (b0&1F)<<6 | b1&3F
-	VPANDQ    Z21, Z0, Z4
-	VPSLLW    $6, Z4, Z4
-	VPORQ     Z5, Z4, Z4
-	KORTESTD  K5, K6
-	JNZ       widen5four
-	VMOVDQU16 Z4, K3, Z0
-	VMOVDQU16 Z6, K4, Z0
-	JMP       widen5mask
-
-widen5four:
-	// high = D7C0 + ((b0&7)<<8 | (b1&3F)<<2 | (b2>>4)&3), the high
-	// surrogate of a 4-byte sequence's character.
-	VPSLLW    $8, Z0, Z10
-	VPANDQ    Z27, Z10, Z10
-	VPSLLW    $2, Z5, Z11
-	VPORQ     Z11, Z10, Z10
-	VPSRLW    $4, Z2, Z11
-	VPANDQ    Z28, Z11, Z11
-	VPORQ     Z11, Z10, Z10
-	VPADDW    Z29, Z10, Z10
-	// low = DC00 | (b1&0F)<<6 | b2&3F, in the lane after the lead: its b1
-	// and b2 are the sequence's last two bytes.
-	VPANDQ    Z30, Z7, Z12
-	VPORQ     Z8, Z12, Z12
-	VPORQ     Z31, Z12, Z12
-	VMOVDQU16 Z4, K3, Z0
-	VMOVDQU16 Z6, K4, Z0
-	VMOVDQU16 Z10, K5, Z0
-	VMOVDQU16 Z12, K6, Z0
-
-widen5mask:
-	// The units of the characters that start in the block, in order, with
-	// the bytes after it that the last one needs (b1 and b2 reach them),
-	// then the next block's. The block's length does not depend on them,
-	// so that the next block's loads need not wait.
-	KORD          K6, K2, K2
-	VPCOMPRESSW.Z Z0, K2, Z9
-	VMOVDQU64     Z9, (DI)(BX*1)
-	KMOVD         K2, DX
-	POPCNTL       DX, CX
-	LEAQ          (BX)(CX*2), BX
-	ADDQ          $32, AX
-	JMP           widen5loop
 
 widen5end:
 	// The run ends after the last character it wrote: past the bytes of
