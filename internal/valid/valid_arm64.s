@@ -151,10 +151,11 @@
 	VLD1.P 64(R7), [V12.B16, V13.B16, V14.B16, V15.B16]
 
 // LASTASCII sets bit 7 of R9 where the last 16 bytes of the block in
-// V0..V3 are not all ASCII. It overwrites V22.
+// V0..V3 are not all ASCII. It overwrites ASCIIV, register number ASCIIN
+// (see valid_arm64.h).
 #define LASTASCII \
-	UMAXV(22, 3) \
-	VMOV V22.B[0], R9
+	UMAXV(ASCIIN, 3) \
+	VMOV ASCIIV.B[0], R9
 
 // CHECK1 is CHECK for the 16 bytes in V0, with the bytes before them in
 // V4, V8 and V12; it sets V16 and overwrites V4, V8, V12 and V20.
@@ -215,6 +216,24 @@ TEXT ·checkNEON(SB), NOSPLIT, $0-0
 #define STORE1(a)
 #define DSTBACK
 #define DSTSYNC
+#define COUNTINIT
+#define COUNTLIM
+#define COUNT1
+#define COUNT4
+#define COUNT8
+#define UNCOUNT1
+#define UNCOUNT4
+#define UNCOUNTPAIR
+#define UNCOUNTRUN
+#define OVERLAP
+#define LOOPEND R13
+#define LOOPEXIT single
+#define RUNEXIT setup
+#define ERR2 V21
+#define ERR2N 21
+#define ERRT V22
+#define ASCIIV V22
+#define ASCIIN 22
 #include "valid_arm64.h"
 	MOVD R11, (R19)
 	RET
@@ -226,6 +245,24 @@ TEXT ·copyNEON(SB), NOSPLIT, $0-0
 #define STORE1(a) VST1.P [a.B16], 16(R8)
 #define DSTBACK SUB $128, R8
 #define DSTSYNC ADD R14, R0, R8
+#define COUNTINIT
+#define COUNTLIM
+#define COUNT1
+#define COUNT4
+#define COUNT8
+#define UNCOUNT1
+#define UNCOUNT4
+#define UNCOUNTPAIR
+#define UNCOUNTRUN
+#define OVERLAP
+#define LOOPEND R13
+#define LOOPEXIT single
+#define RUNEXIT setup
+#define ERR2 V21
+#define ERR2N 21
+#define ERRT V22
+#define ASCIIV V22
+#define ASCIIN 22
 #include "valid_arm64.h"
 	MOVD R11, (R19)
 	RET
@@ -259,3 +296,4 @@ TEXT ·validBMPNEON(SB), NOSPLIT, $0-32
 TEXT ·copyValidBMPNEON(SB), NOSPLIT, $0-56
 	COPYARGS(leadBMP<>)
 	JMP ·copyNEON(SB)
+
