@@ -126,7 +126,38 @@ func vecCopyBMP(dst, src []byte) int {
 	return copyValidBMPNEON(dst, src)
 }
 
-// vecValidLines and vecCopyLines run a counting kernel where there is one;
-// here there is none.
-func vecValidLines(p []byte) (int, int, int, int)       { return -1, 0, 0, -1 }
-func vecCopyLines(dst, src []byte) (int, int, int, int) { return -1, 0, 0, -1 }
+// validLinesNEON and copyLinesNEON are validNEON and copyValidNEON that
+// also count the newlines of src in the same pass, for Lines: they return
+// n, then the newlines of src[:end], end, and where the last of them is:
+// -1 for none, 0 where the only one is src[0], and otherwise ^1 (the last
+// lies in src[1:end]). end is len(src) where n is len(src) or one less,
+// and otherwise at most n, and less by at most 64.
+//
+//go:noescape
+func validLinesNEON(p []byte) (int, int, int, int)
+
+//go:noescape
+func copyLinesNEON(dst, src []byte) (int, int, int, int)
+
+//lint:ignore U1000 the entries in the .s file jump to it
+func countNEON()
+
+//lint:ignore U1000 the entries in the .s file jump to it
+func copyCountNEON()
+
+// vecValidLines and vecCopyLines run the counting kernels where impl is
+// implNEON and p holds minKernel bytes or more, and return n = -1
+// otherwise, as the fronts in lines.go expect.
+func vecValidLines(p []byte) (int, int, int, int) {
+	if impl != implNEON || len(p) < minKernel {
+		return -1, 0, 0, -1
+	}
+	return validLinesNEON(p)
+}
+
+func vecCopyLines(dst, src []byte) (int, int, int, int) {
+	if impl != implNEON || len(src) < minKernel {
+		return -1, 0, 0, -1
+	}
+	return copyLinesNEON(dst, src)
+}

@@ -34,10 +34,13 @@
 // unfinished or wrong in a way that only the bytes from n on show, and the
 // caller backs up to the start of that sequence and finishes in Go.
 //
-// Go's assembler has no UMAXV or CMHS, which are WORD encodings here:
+// Go's assembler has no UMAXV, CMHS, SABD or SABA, which are WORD
+// encodings here:
 //
-//	UMAXV Bd, Vn.16B          0x6E30A800 | n<<5 | d
+//	UMAXV Bd, Vn.16B              0x6E30A800 | n<<5 | d
 //	CMHS  Vd.16B, Vn.16B, Vm.16B  0x6E203C00 | m<<16 | n<<5 | d
+//	SABD  Vd.16B, Vn.16B, Vm.16B  0x4E207400 | m<<16 | n<<5 | d
+//	SABA  Vd.16B, Vn.16B, Vm.16B  0x4E207C00 | m<<16 | n<<5 | d
 
 #include "textflag.h"
 
@@ -66,6 +69,12 @@
 // CMHS(d, n, m) is CMHS Vd.16B, Vn.16B, Vm.16B: FF in each byte of Vd where
 // the byte of Vn is at least that of Vm (unsigned), 00 elsewhere.
 #define CMHS(d, n, m) WORD $(0x6E203C00 | (m)<<16 | (n)<<5 | (d))
+
+// SABD(d, n, m) is SABD Vd.16B, Vn.16B, Vm.16B: in each byte of Vd, the
+// absolute difference of the bytes of Vn and Vm as signed numbers. SABA is
+// SABD that adds it to the byte of Vd.
+#define SABD(d, n, m) WORD $(0x4E207400 | (m)<<16 | (n)<<5 | (d))
+#define SABA(d, n, m) WORD $(0x4E207C00 | (m)<<16 | (n)<<5 | (d))
 
 // SETUP loads the tables, the one at R10 (lead or leadEE) into V24..V27
 // and curHigh into V28, and the bytes C0, E0 and F0 into V29, V30, V31.
@@ -201,6 +210,173 @@
 	CBNZ R6, lane   \
 	ADD  $8, R4
 
+// The counting kernels also count the newline (0A) bytes of the blocks
+// they accept, for the Lines option, in the same pass. They keep V21 =
+// the table newline, V22 = 0A in every byte, and in V23 the newlines of the
+// blocks counted since the last widening, by byte lane; in R22 the
+// newlines before those, in R20 the address at which the loops stop to
+// widen (LOOPEND), and in R21 the newlines of the last 16 bytes that were
+// counted before (OVERLAP), which the result takes off again. CMEQ gives
+// -1 for a newline and TBL by newline gives +1, so that SABA adds to V23
+// the newlines of two registers at once: |(-1) - 0|, |0 - 1| and |(-1) -
+// 1| are 1, 1 and 2. A byte of V23 gains at most one for each 16 bytes
+// counted, and the loops widen V23 into R22 every NLSPAN bytes, when it
+// holds the count of at most NLSPAN+256 bytes (the last loop, the last
+// block and the tail after them), which is less than 255*16.
+
+#define NLSPAN 3584
+
+// NLINIT clears the counts and loads the registers of the counts.
+#define NLINIT \
+	VEOR  V23.B16, V23.B16, V23.B16 \
+	VMOVI $10, V22.B16              \
+	MOVD  $newline<>(SB), R4        \
+	VLD1  (R4), [V21.B16]           \
+	MOVD  ZR, R21                   \
+	MOVD  ZR, R22
+
+// NLLIM sets R20 to NLSPAN bytes after R0, or R13 if that is before.
+#define NLLIM \
+	ADD  $NLSPAN, R0, R20 \
+	CMP  R13, R20         \
+	CSEL HI, R13, R20, R20
+
+// NLCOUNT1, NLCOUNT4 and NLCOUNT8 add to V23 the newlines of V0, V0..V3 and
+// V0..V7. They overwrite V16..V20.
+#define NLCOUNT1 \
+	VCMEQ V22.B16, V0.B16, V17.B16 \
+	VSUB  V17.B16, V23.B16, V23.B16
+
+#define NLCOUNT4 \
+	VCMEQ V22.B16, V0.B16, V16.B16   \
+	VTBL  V1.B16, [V21.B16], V17.B16 \
+	SABA(23, 16, 17)                 \
+	VCMEQ V22.B16, V2.B16, V18.B16   \
+	VTBL  V3.B16, [V21.B16], V19.B16 \
+	SABA(23, 18, 19)
+
+#define NLCOUNT8 \
+	VCMEQ V22.B16, V0.B16, V17.B16   \
+	VTBL  V1.B16, [V21.B16], V18.B16 \
+	SABA(23, 17, 18)                 \
+	VCMEQ V22.B16, V2.B16, V19.B16   \
+	VTBL  V3.B16, [V21.B16], V20.B16 \
+	SABA(23, 19, 20)                 \
+	VCMEQ V22.B16, V4.B16, V17.B16   \
+	VTBL  V5.B16, [V21.B16], V18.B16 \
+	SABA(23, 17, 18)                 \
+	VCMEQ V22.B16, V6.B16, V19.B16   \
+	VTBL  V7.B16, [V21.B16], V20.B16 \
+	SABA(23, 19, 20)
+
+// NLTALLY4 and NLTALLY8 set V0 to the newlines of V0..V3 or V0..V7, by byte
+// lane, for the counts taken back. They overwrite the registers they count.
+#define NLTALLY4 \
+	VCMEQ V22.B16, V0.B16, V0.B16   \
+	VTBL  V1.B16, [V21.B16], V1.B16 \
+	SABD(0, 0, 1)                   \
+	VCMEQ V22.B16, V2.B16, V2.B16   \
+	VTBL  V3.B16, [V21.B16], V3.B16 \
+	SABA(0, 2, 3)
+
+#define NLTALLY8 \
+	NLTALLY4                        \
+	VCMEQ V22.B16, V4.B16, V4.B16   \
+	VTBL  V5.B16, [V21.B16], V5.B16 \
+	SABA(0, 4, 5)                   \
+	VCMEQ V22.B16, V6.B16, V6.B16   \
+	VTBL  V7.B16, [V21.B16], V7.B16 \
+	SABA(0, 6, 7)
+
+// NLUNCOUNT1 takes back the count of the 16 bytes in V0, which start at R4,
+// and sets R0 to R4.
+#define NLUNCOUNT1 \
+	MOVD  R4, R0                    \
+	VCMEQ V22.B16, V0.B16, V17.B16 \
+	VADD  V17.B16, V23.B16, V23.B16
+
+// NLUNCOUNT4 takes back the count of the block at R4 and sets R0 to R4.
+#define NLUNCOUNT4 \
+	MOVD R4, R0                                   \
+	VLD1 (R0), [V0.B16, V1.B16, V2.B16, V3.B16]   \
+	NLTALLY4                                      \
+	VSUB V0.B16, V23.B16, V23.B16
+
+// NLUNCOUNTPAIR takes back the count of the two blocks before R0.
+#define NLUNCOUNTPAIR \
+	SUB    $128, R0, R4                                \
+	VLD1.P 64(R4), [V0.B16, V1.B16, V2.B16, V3.B16]    \
+	VLD1   (R4), [V4.B16, V5.B16, V6.B16, V7.B16]      \
+	NLTALLY8                                           \
+	VSUB   V0.B16, V23.B16, V23.B16
+
+// NLUNCOUNTRUN takes back the count of the two blocks in V0..V7.
+#define NLUNCOUNTRUN \
+	NLTALLY8 \
+	VSUB V0.B16, V23.B16, V23.B16
+
+// NLOVERLAP sets R21 to the newlines of the bytes from R15 to R0, which the
+// last 16 bytes, at R15, count again.
+#define NLOVERLAP \
+	SUB     R15, R0, R4                 \
+	MOVD    $firstLanes<>+16(SB), R9    \
+	SUB     R4, R9, R9                  \
+	VLD1    (R9), [V17.B16]             \
+	VLD1    (R15), [V16.B16]            \
+	VTBL    V16.B16, [V21.B16], V16.B16 \
+	VAND    V17.B16, V16.B16, V16.B16   \
+	VUADDLV V16.B16, V16                \
+	VMOV    V16.H[0], R21
+
+// NLWIDEN adds the counts in V23 to R22, clears V23 and sets R20 anew.
+#define NLWIDEN \
+	VUADDLV V23.B16, V16            \
+	VEOR    V23.B16, V23.B16, V23.B16 \
+	VMOV    V16.H[0], R4            \
+	ADD     R4, R22                 \
+	NLLIM
+
+// NLRESULT stores the results of a counting kernel, after n in (R19): the
+// newlines of src[:end] at 8(R19), end = R0-src at 16(R19) and at
+// 24(R19) -1 if there are none, 0 if the only one is src[0], and ^1
+// otherwise, and returns.
+#define NLRESULT \
+	VUADDLV V23.B16, V16     \
+	VMOV    V16.H[0], R4     \
+	ADD     R4, R22          \
+	SUB     R21, R22         \
+	MOVD    $-1, R23         \
+	CBZ     R22, nlStore     \
+	MOVD    $-2, R23         \
+	CMP     $1, R22          \
+	BNE     nlStore          \
+	MOVBU   (R2), R4         \
+	CMP     $10, R4          \
+	CSEL    EQ, ZR, R23, R23 \
+nlStore:                     \
+	SUB     R2, R0, R4       \
+	MOVD    R11, (R19)       \
+	MOVD    R22, 8(R19)      \
+	MOVD    R4, 16(R19)      \
+	MOVD    R23, 24(R19)     \
+	RET
+
+// NLFLUSHES are where the counting kernels' loops go at R20 (LOOPEXIT and
+// RUNEXIT), after their RET, so that the other kernels keep their layout:
+// on to single and setup as the others at R13, and otherwise back into
+// the loop after NLWIDEN.
+#define NLFLUSHES \
+flushLoop:       \
+	CMP R13, R0  \
+	BHI single   \
+	NLWIDEN      \
+	JMP loop     \
+flushRun:        \
+	CMP R13, R0  \
+	BHI setup    \
+	NLWIDEN      \
+	JMP asciiRun
+
 // The bodies, one per kind, entered by a JMP from the entries below with
 // R0 = src, R1 = len(src), R8 = dst and R14 = dst-src (the copying
 // kernel), R10 = the address of the variant's lead table (lead, leadEE or
@@ -267,6 +443,70 @@ TEXT ·copyNEON(SB), NOSPLIT, $0-0
 	MOVD R11, (R19)
 	RET
 
+// The counting kernels are the kernels above that also return, after n
+// in (R19), the newlines of src[:end] at 8(R19), end at 16(R19) and at
+// 24(R19) where the last of them is (see NLRESULT). end is n where n is
+// an error (the start of the 16 or 64 bytes that show it, before which
+// all were counted), and len(src) where n is len(src) or one less.
+
+// countNEON is checkNEON that counts newlines.
+// Requires: NEON.
+TEXT ·countNEON(SB), NOSPLIT, $0-0
+#define STORE(a, b, c, d)
+#define STORE1(a)
+#define DSTBACK
+#define DSTSYNC
+#define COUNTINIT NLINIT
+#define COUNTLIM NLLIM
+#define COUNT1 NLCOUNT1
+#define COUNT4 NLCOUNT4
+#define COUNT8 NLCOUNT8
+#define UNCOUNT1 NLUNCOUNT1
+#define UNCOUNT4 NLUNCOUNT4
+#define UNCOUNTPAIR NLUNCOUNTPAIR
+#define UNCOUNTRUN NLUNCOUNTRUN
+#define OVERLAP NLOVERLAP
+#define LOOPEND R20
+#define LOOPEXIT flushLoop
+#define RUNEXIT flushRun
+#define ERR2 V1
+#define ERR2N 1
+#define ERRT V2
+#define ASCIIV V16
+#define ASCIIN 16
+#include "valid_arm64.h"
+	NLRESULT
+	NLFLUSHES
+
+// copyCountNEON is copyNEON that counts newlines.
+// Requires: NEON.
+TEXT ·copyCountNEON(SB), NOSPLIT, $0-0
+#define STORE(a, b, c, d) VST1.P [a.B16, b.B16, c.B16, d.B16], 64(R8)
+#define STORE1(a) VST1.P [a.B16], 16(R8)
+#define DSTBACK SUB $128, R8
+#define DSTSYNC ADD R14, R0, R8
+#define COUNTINIT NLINIT
+#define COUNTLIM NLLIM
+#define COUNT1 NLCOUNT1
+#define COUNT4 NLCOUNT4
+#define COUNT8 NLCOUNT8
+#define UNCOUNT1 NLUNCOUNT1
+#define UNCOUNT4 NLUNCOUNT4
+#define UNCOUNTPAIR NLUNCOUNTPAIR
+#define UNCOUNTRUN NLUNCOUNTRUN
+#define OVERLAP NLOVERLAP
+#define LOOPEND R20
+#define LOOPEXIT flushLoop
+#define RUNEXIT flushRun
+#define ERR2 V1
+#define ERR2N 1
+#define ERRT V2
+#define ASCIIV V16
+#define ASCIIN 16
+#include "valid_arm64.h"
+	NLRESULT
+	NLFLUSHES
+
 // func validNEON(p []byte) int
 TEXT ·validNEON(SB), NOSPLIT, $0-32
 	CHECKARGS(lead<>)
@@ -297,3 +537,12 @@ TEXT ·copyValidBMPNEON(SB), NOSPLIT, $0-56
 	COPYARGS(leadBMP<>)
 	JMP ·copyNEON(SB)
 
+// func validLinesNEON(p []byte) (int, int, int, int)
+TEXT ·validLinesNEON(SB), NOSPLIT, $0-56
+	CHECKARGS(lead<>)
+	JMP ·countNEON(SB)
+
+// func copyLinesNEON(dst, src []byte) (int, int, int, int)
+TEXT ·copyLinesNEON(SB), NOSPLIT, $0-80
+	COPYARGS(lead<>)
+	JMP ·copyCountNEON(SB)
