@@ -128,10 +128,9 @@ func vecCopyBMP(dst, src []byte) int {
 
 // validLinesNEON and copyLinesNEON are validNEON and copyValidNEON that
 // also count the newlines of src in the same pass, for Lines: they return
-// n, then the newlines of src[:end], end, and where the last of them is:
-// -1 for none, 0 where the only one is src[0], and otherwise ^1 (the last
-// lies in src[1:end]). end is len(src) where n is len(src) or one less,
-// and otherwise at most n, and less by at most 64.
+// n, then the newlines of src[:end], end, and the offset of the last of
+// them, or -1 if there is none. end is len(src) where n is len(src) or
+// one less, and otherwise at most n, and less by at most 64.
 //
 //go:noescape
 func validLinesNEON(p []byte) (int, int, int, int)

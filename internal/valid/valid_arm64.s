@@ -337,28 +337,52 @@
 	NLLIM
 
 // NLRESULT stores the results of a counting kernel, after n in (R19): the
-// newlines of src[:end] at 8(R19), end = R0-src at 16(R19) and at
-// 24(R19) -1 if there are none, 0 if the only one is src[0], and ^1
-// otherwise, and returns.
+// newlines of src[:end] at 8(R19), end = R0-src at 16(R19), and at
+// 24(R19) the offset of the last of them, or -1 if there is none, and
+// returns. It finds the last going back from R0 16 bytes at a time, and
+// where fewer than 16 are left, in the first 16 bytes of src, whose bytes
+// from R4 on it has looked at already: the bytes counted hold a newline,
+// so that it finds one.
 #define NLRESULT \
-	VUADDLV V23.B16, V16     \
-	VMOV    V16.H[0], R4     \
-	ADD     R4, R22          \
-	SUB     R21, R22         \
-	MOVD    $-1, R23         \
-	CBZ     R22, nlStore     \
-	MOVD    $-2, R23         \
-	CMP     $1, R22          \
-	BNE     nlStore          \
-	MOVBU   (R2), R4         \
-	CMP     $10, R4          \
-	CSEL    EQ, ZR, R23, R23 \
-nlStore:                     \
-	SUB     R2, R0, R4       \
-	MOVD    R11, (R19)       \
-	MOVD    R22, 8(R19)      \
-	MOVD    R4, 16(R19)      \
-	MOVD    R23, 24(R19)     \
+	VUADDLV V23.B16, V16              \
+	VMOV    V16.H[0], R4              \
+	ADD     R4, R22                   \
+	SUB     R21, R22                  \
+	MOVD    $-1, R23                  \
+	CBZ     R22, nlStore              \
+	MOVD    R0, R4                    \
+	ADD     $16, R2, R7               \
+nlScan:                               \
+	CMP     R7, R4                    \
+	BLO     nlFirst                   \
+	SUB     $16, R4                   \
+	VLD1    (R4), [V16.B16]           \
+	VCMEQ   V22.B16, V16.B16, V16.B16 \
+	UMAXV(17, 16)                     \
+	VMOV    V17.B[0], R5              \
+	CBZ     R5, nlScan                \
+	JMP     nlLane                    \
+nlFirst:                              \
+	MOVD    R2, R4                    \
+	VLD1    (R4), [V16.B16]           \
+	VCMEQ   V22.B16, V16.B16, V16.B16 \
+nlLane:                               \
+	VMOV    V16.D[1], R5              \
+	ADD     $8, R4, R6                \
+	CBNZ    R5, nlByte                \
+	VMOV    V16.D[0], R5              \
+	MOVD    R4, R6                    \
+nlByte:                               \
+	CLZ     R5, R5                    \
+	SUB     R2, R6, R6                \
+	ADD     $7, R6                    \
+	SUB     R5>>3, R6, R23            \
+nlStore:                              \
+	SUB     R2, R0, R4                \
+	MOVD    R11, (R19)                \
+	MOVD    R22, 8(R19)               \
+	MOVD    R4, 16(R19)               \
+	MOVD    R23, 24(R19)              \
 	RET
 
 // NLFLUSHES are where the counting kernels' loops go at R20 (LOOPEXIT and
