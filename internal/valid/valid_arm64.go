@@ -126,37 +126,26 @@ func vecCopyBMP(dst, src []byte) int {
 	return copyValidBMPNEON(dst, src)
 }
 
-// validLinesNEON and copyLinesNEON are validNEON and copyValidNEON that
-// also count the newlines of src in the same pass, for Lines: they return
-// n, then the newlines of src[:end], end, and the offset of the last of
-// them, or -1 if there is none. end is len(src) where n is len(src) or
-// one less, and otherwise at most n, and less by at most 64.
+// countNEON and copyCountNEON are the bodies of the counting kernels,
+// declared as the others are.
 //
-//go:noescape
-func validLinesNEON(p []byte) (int, int, int, int)
-
-//go:noescape
-func copyLinesNEON(dst, src []byte) (int, int, int, int)
-
 //lint:ignore U1000 the entries in the .s file jump to it
 func countNEON()
 
 //lint:ignore U1000 the entries in the .s file jump to it
 func copyCountNEON()
 
-// vecValidLines and vecCopyLines run the counting kernels where impl is
-// implNEON and p holds minKernel bytes or more, and return n = -1
-// otherwise, as the fronts in lines.go expect.
-func vecValidLines(p []byte) (int, int, int, int) {
-	if impl != implNEON || len(p) < minKernel {
-		return -1, 0, 0, -1
-	}
-	return validLinesNEON(p)
-}
+// vecValidLines and vecCopyLines are vecValid and vecCopy, plain variant,
+// that also count newlines in the same pass, for Lines: they return n,
+// then the newlines of p[:end], end, and the offset of the last of them,
+// or -1 if there is none. end is len(p) where n is len(p) or one less,
+// and otherwise at most n, and less by at most 64. n is -1 where impl is
+// not implNEON or p is shorter than minKernel. They are the entries
+// themselves, so that the fronts that call them inline and a hot caller
+// calls the kernel from its own frame.
+//
+//go:noescape
+func vecValidLines(p []byte) (int, int, int, int)
 
-func vecCopyLines(dst, src []byte) (int, int, int, int) {
-	if impl != implNEON || len(src) < minKernel {
-		return -1, 0, 0, -1
-	}
-	return copyLinesNEON(dst, src)
-}
+//go:noescape
+func vecCopyLines(dst, src []byte) (int, int, int, int)
