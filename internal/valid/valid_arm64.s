@@ -235,9 +235,10 @@ none:                           \
 // -1 for a newline and TBL by newline gives +1, so that SABA adds to V23
 // the newlines of two registers at once: |(-1) - 0|, |0 - 1| and |(-1) -
 // 1| are 1, 1 and 2. A byte of V23 gains at most one for each 16 bytes
-// counted, and the loops widen V23 into R22 every NLSPAN bytes, when it
-// holds the count of at most NLSPAN+256 bytes (the last loop, the last
-// block and the tail after them), which is less than 255*16.
+// counted, and the loops widen V23 into R22 every NLSPAN bytes, so that it
+// holds the count of at most NLSPAN+272 bytes (the last loop, the last
+// block and the tail after them, whose last 16 bytes may be counted
+// twice), which is less than 255*16.
 
 #define NLSPAN 3584
 
