@@ -13,14 +13,14 @@
 // which count the block in V0, V0..V3 or V0..V7; UNCOUNT1, UNCOUNT4 (which
 // also set R0 to R4, the block's start), UNCOUNTPAIR and UNCOUNTRUN, which
 // take counts back; and OVERLAP, for the last 16 bytes where they overlap
-// what was counted. The loops end at LOOPEND rather than R13 (the body
-// goes on to LOOPEXIT and RUNEXIT there), so that a counting kernel can
-// add up its counts before they overflow, and use the registers ERR2 and
-// ERRT for the flags of the second block of a pair and ASCIIV for
-// LASTASCII (numbered ERR2N and ASCIIN), so that the others are free for
-// its counts. In the other kernels the hooks are empty, the loops end at
-// R13 and go on to single and setup, and ERR2, ERRT and ASCIIV are V21,
-// V22 and V22.
+// what was counted. The loops end at LOOPEND and go on to LOOPEXIT and
+// RUNEXIT there, so that a counting kernel can add up its counts before
+// they overflow. The flags of the second block of a pair go to ERR2
+// (register number ERR2N) through ERRT, and LASTASCII uses ASCIIV
+// (number ASCIIN), so that a counting kernel can keep its constants in
+// the registers that the others use there. In the other kernels the hooks
+// are empty, the loops end at R13 and go on to single and setup, and ERR2,
+// ERRT and ASCIIV are V21, V22 and V22.
 //
 // R2 and R3 hold the start and the end of p; R0 the block to load, and
 // R5, R6 and R7 the places 1, 2 and 3 bytes before it; R12, R13 and R15

@@ -230,8 +230,8 @@ none:                           \
 // the table newline, V22 = 0A in every byte, and in V23 the newlines of the
 // blocks counted since the last widening, by byte lane; in R22 the
 // newlines before those, in R20 the address at which the loops stop to
-// widen (LOOPEND), and in R21 the newlines of the last 16 bytes that were
-// counted before (OVERLAP), which the result takes off again. CMEQ gives
+// widen (LOOPEND), and in R21 the newlines that the last 16 bytes count a
+// second time (OVERLAP), which the result takes off again. CMEQ gives
 // -1 for a newline and TBL by newline gives +1, so that SABA adds to V23
 // the newlines of two registers at once: |(-1) - 0|, |0 - 1| and |(-1) -
 // 1| are 1, 1 and 2. A byte of V23 gains at most one for each 16 bytes
