@@ -77,6 +77,12 @@ func ValidNEON() File {
 			}
 		}
 	}
+	// newline, a table for TBL by a byte: 1 for 0A, 0 for every other
+	// byte (TBL gives 0 for an index of 16 or more).
+	newline := make([]byte, 16)
+	newline['\n'] = 1
+	// firstLanes: FF in its first 16 bytes, 0 in the next 16.
+	firstLanes := append(fill(0xFF, 16), fill(0, 16)...)
 	return File{
 		Name: "tables_arm64.h",
 		Doc: "The lookup tables of valid_arm64.s, which includes this file.\n" +
@@ -104,6 +110,14 @@ func ValidNEON() File {
 					"followed by anything show an error at the byte after the lead:"},
 			{Name: "curHigh", Data: curHigh, key: nibble, bits: neonBits,
 				Doc: "curHigh, by the high nibble of the later byte:"},
+			{Name: "newline", Data: newline,
+				Doc: "newline holds 1 at offset 0A and 0 elsewhere: TBL by a byte gives 1\n" +
+					"for a newline (0A) and 0 for every other byte, for the counting\n" +
+					"kernels."},
+			{Name: "firstLanes", Data: firstLanes,
+				Doc: "firstLanes holds FF in its first 16 bytes and 0 in the next 16: the\n" +
+					"16 bytes at firstLanes+16-d are FF in their first d lanes, for the\n" +
+					"counting kernels' last 16 bytes, which overlap what they counted."},
 		},
 	}
 }

@@ -100,3 +100,19 @@ GLOBL leadBMP<>(SB), RODATA|NOPTR, $64
 DATA curHigh<>+0x00(SB)/8, $0x0404040404040404
 DATA curHigh<>+0x08(SB)/8, $0x04040404717159c9
 GLOBL curHigh<>(SB), RODATA|NOPTR, $16
+
+// newline holds 1 at offset 0A and 0 elsewhere: TBL by a byte gives 1
+// for a newline (0A) and 0 for every other byte, for the counting
+// kernels.
+DATA newline<>+0x00(SB)/8, $0x0000000000000000
+DATA newline<>+0x08(SB)/8, $0x0000000000010000
+GLOBL newline<>(SB), RODATA|NOPTR, $16
+
+// firstLanes holds FF in its first 16 bytes and 0 in the next 16: the
+// 16 bytes at firstLanes+16-d are FF in their first d lanes, for the
+// counting kernels' last 16 bytes, which overlap what they counted.
+DATA firstLanes<>+0x00(SB)/8, $0xffffffffffffffff
+DATA firstLanes<>+0x08(SB)/8, $0xffffffffffffffff
+DATA firstLanes<>+0x10(SB)/8, $0x0000000000000000
+DATA firstLanes<>+0x18(SB)/8, $0x0000000000000000
+GLOBL firstLanes<>(SB), RODATA|NOPTR, $32

@@ -126,7 +126,26 @@ func vecCopyBMP(dst, src []byte) int {
 	return copyValidBMPNEON(dst, src)
 }
 
-// vecValidLines and vecCopyLines run a counting kernel where there is one;
-// here there is none.
-func vecValidLines(p []byte) (int, int, int, int)       { return -1, 0, 0, -1 }
-func vecCopyLines(dst, src []byte) (int, int, int, int) { return -1, 0, 0, -1 }
+// countNEON and copyCountNEON are the bodies of the counting kernels,
+// declared as the others are.
+//
+//lint:ignore U1000 the entries in the .s file jump to it
+func countNEON()
+
+//lint:ignore U1000 the entries in the .s file jump to it
+func copyCountNEON()
+
+// vecValidLines and vecCopyLines are vecValid and vecCopy, plain variant,
+// that also count newlines in the same pass, for Lines: they return n,
+// then the newlines of p[:end], end, and the offset of the last of them,
+// or -1 if there is none. end is len(p) where n is len(p) or one less,
+// and otherwise at most n, and less by at most 64. n is -1 where impl is
+// not implNEON or p is shorter than minKernel. They are the entries
+// themselves, so that the fronts that call them inline and a hot caller
+// calls the kernel from its own frame.
+//
+//go:noescape
+func vecValidLines(p []byte) (int, int, int, int)
+
+//go:noescape
+func vecCopyLines(dst, src []byte) (int, int, int, int)

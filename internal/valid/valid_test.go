@@ -111,9 +111,13 @@ func checkLines(t testing.TB, p []byte, want int) {
 		if fn < 0 {
 			fn, flines, flast = PrefixLines(p)
 		} else {
+			checkKernelLines(t, name, p, fn, flines, fend, flast)
 			fn, flines, flast = PrefixLinesFinish(p, fn, flines, fend, flast)
 		}
 		gn, glines, gend, glast := KernelCopyLines(dst, p)
+		if gn >= 0 {
+			checkKernelLines(t, name+" copying", p, gn, glines, gend, glast)
+		}
 		if gn < 0 {
 			gn, glines, glast = CopyPrefixLines(dst[:len(p)], p)
 		} else {
@@ -140,6 +144,31 @@ func checkLines(t testing.TB, p []byte, want int) {
 		if short && (cn != want || clines != wantLines || clast != wantLast || !bytes.Equal(dst[:cn], p[:cn])) {
 			t.Fatalf("impl=%s: CopyPrefixLines(%q) = %d, %d, %d, copied %q; want %d, %d, %d", name, p, cn, clines, clast, dst[:cn], want, wantLines, wantLast)
 		}
+	}
+}
+
+// checkKernelLines checks what a counting kernel returned for p against
+// its contract: lines newlines in p[:end], with end at most len(p), and
+// last -1 where there are none, the offset of the last of them, or ^start
+// with a newline in p[start:end] and start never 0.
+func checkKernelLines(t testing.TB, name string, p []byte, n, lines, end, last int) {
+	t.Helper()
+	if n > len(p) || end < 0 || end > len(p) {
+		t.Fatalf("impl=%s: the counting kernel on %q gives n = %d and end = %d", name, p, n, end)
+	}
+	want := bytes.Count(p[:end], []byte{'\n'})
+	var ok bool
+	switch {
+	case last == -1:
+		ok = want == 0
+	case last >= 0:
+		ok = last < end && p[last] == '\n' && bytes.IndexByte(p[last+1:end], '\n') < 0
+	default:
+		start := ^last
+		ok = start > 0 && start < end && bytes.IndexByte(p[start:end], '\n') >= 0
+	}
+	if lines != want || !ok {
+		t.Fatalf("impl=%s: the counting kernel on %q gives %d newlines up to %d, the last at %d; there are %d", name, p, lines, end, last, want)
 	}
 }
 
