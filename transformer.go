@@ -577,7 +577,13 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 		// nothing to do. The kernel is called from this frame, as in
 		// Transform.
 		var ok bool
-		if n, ok = valid.QuickPrefix(src); !ok {
+		if len(src) < valid.Short {
+			// A few bytes, in one call, as Valid takes them.
+			if n = valid.PrefixShort(src); n == len(src) {
+				t.off += int64(n)
+				return n, nil
+			}
+		} else if n, ok = valid.QuickPrefix(src); !ok {
 			if n, ok = valid.KernelPrefix(src); !ok {
 				n = valid.Prefix(src)
 			} else if n < len(src) {

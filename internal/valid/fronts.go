@@ -69,6 +69,10 @@ func KernelCopyBMP(dst, src []byte) (n int, ok bool) {
 	return n, n >= 0
 }
 
+// PrefixShort is Prefix for p shorter than Short, which it checks a byte
+// at a time, in one call.
+func PrefixShort(p []byte) int { return prefixShort(p) }
+
 // Prefix returns the length of the longest prefix of p made of complete,
 // well-formed UTF-8 sequences.
 func Prefix(p []byte) int {
