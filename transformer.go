@@ -36,8 +36,8 @@ type Transformer struct {
 	// broken is set while the OnInvalid function runs, and stays set if
 	// it panics: the stream cannot go on.
 	broken bool
-	// slowReset is set when Reset must call mend: once the OnInvalid
-	// function has run, which may have panicked.
+	// slowReset is set when Reset must call mend: with Lines, and once
+	// the OnInvalid function has run, which may have panicked.
 	slowReset bool
 	// lines is set with Lines, where t counts newlines (in c.o.ln).
 	lines bool
@@ -99,6 +99,7 @@ func (t *Transformer) init(p Policy, opts []Option) {
 // start readies t for its first stream once its core is set up.
 func (t *Transformer) start() {
 	t.lines = t.c.o.lines
+	t.slowReset = t.lines
 	t.Reset()
 }
 
@@ -109,22 +110,26 @@ func (t *Transformer) Reset() {
 	t.off = 0
 	t.stats = Stats{First: -1}
 	t.streamState = streamState{}
-	t.c.o.ln = lineCount{}
 	if t.slowReset {
 		t.mend()
 	}
 }
 
-// mend clears what a panic of the OnInvalid function left. It is kept out
-// of Reset, and never inlined into it, so that Reset inlines: a benchmark
-// or server that resets a Transformer for each short input pays for the
-// call otherwise.
+// mend clears the line count and what a panic of the OnInvalid function
+// left. It is kept out of Reset, and never inlined into it, so that Reset
+// inlines: a benchmark or server that resets a Transformer for each short
+// input pays for the call otherwise.
 //
 //go:noinline
 func (t *Transformer) mend() {
-	t.broken = false
-	t.c.setPaths()
-	t.slowReset = false
+	if t.lines {
+		t.c.o.ln = lineCount{}
+	}
+	if t.broken {
+		t.broken = false
+		t.c.setPaths()
+	}
+	t.slowReset = t.lines
 }
 
 // Offset returns how many bytes of the stream t has consumed.
