@@ -22,7 +22,7 @@ func UTF16NEON() File {
 	// those characters, for the half's first 8 bytes; widenIdx+4096 the
 	// same for its last 8. Unused bytes are FF, which TBL makes 0.
 	widenIdx := fill(0xFF, 2*256*16)
-	widenLen := make([]byte, 256)
+	widenLen := make([]byte, 512)
 	for half := range 2 {
 		for key := range 256 {
 			e := widenIdx[half*4096+key*16:][:16]
@@ -35,6 +35,34 @@ func UTF16NEON() File {
 				}
 			}
 			widenLen[key] = byte(2 * bits.OnesCount8(uint8(key)))
+			widenLen[256+key] = widenLen[key]
+		}
+	}
+	// widen13Idx: for text of 1- and 3-byte characters only, by the 9
+	// bits that mark the bytes that start a character among 9 (bit i for
+	// byte i), the indexes into a half block's 16 low unit bytes of
+	// 3-byte characters, their 16 high ones and its 16 bytes of UTF-8
+	// that gather the units of the characters that start in the first 8:
+	// a character is ASCII where the byte after it starts one, else it
+	// has 3 bytes. For the half's first 8 bytes; widen13Idx+8192 the same
+	// for its last 8.
+	widen13Idx := fill(0xFF, 2*512*16)
+	for half := range 2 {
+		for key := range 512 {
+			e := widen13Idx[half*8192+key*16:][:16]
+			k := 0
+			for p := range 8 {
+				if key>>p&1 == 0 {
+					continue
+				}
+				if key>>(p+1)&1 != 0 {
+					e[2*k] = byte(32 + 8*half + p)
+				} else {
+					e[2*k] = byte(8*half + p)
+					e[2*k+1] = byte(16 + 8*half + p)
+				}
+				k++
+			}
 		}
 	}
 	// narrowIdx: by the codes of 4 units (unit k's in bits 2k and 2k+1),
@@ -97,7 +125,16 @@ func UTF16NEON() File {
 					"last 8. Unused indexes are FF, which TBL makes 0."},
 			{Name: "widenLen", Data: widenLen,
 				Doc: "widenLen, by the same bits, holds the bytes of those units: twice the\n" +
-					"bits set."},
+					"bits set; entry 256+k is entry k, for the keys of widen13Idx."},
+			{Name: "widen13Idx", Data: widen13Idx,
+				Doc: "widen13Idx, for text of 1- and 3-byte characters only, by the 9 bits\n" +
+					"that mark the bytes that start a character among 9 bytes of UTF-8 (bit\n" +
+					"i for byte i), holds the TBL indexes that gather the units of the\n" +
+					"characters that start in the first 8 from a half block's 16 low unit\n" +
+					"bytes of 3-byte characters, 16 high ones and 16 bytes of UTF-8: a\n" +
+					"character is ASCII where the byte after it starts one, and has 3\n" +
+					"bytes where it does not. For the half's first 8 bytes; from offset\n" +
+					"8192, for its last 8. Unused indexes are FF, which TBL makes 0."},
 			{Name: "narrowIdx", Data: narrowIdx,
 				Doc: "narrowIdx, by the length codes of 4 units of UTF-16 (unit k's in bits 2k\n" +
 					"and 2k+1: 0 for 1 byte of UTF-8, 1 for 2 bytes, 3 for 3), holds the TBL\n" +

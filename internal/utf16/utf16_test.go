@@ -45,13 +45,16 @@ func texts() []string {
 		out = append(out, cjk[:i]+"a"+cjk[i:], cjk[:i]+"é"+cjk[i:], cjk[:i]+"😀"+cjk[i:], cjk[:i], cjk[:i]+"a", cjk[:i]+"é")
 	}
 	// The same in runs of 2- and 3-byte characters, which the AVX2
-	// kernels take.
-	for _, run := range []string{strings.Repeat("éж", 40), strings.Repeat("日本", 30), strings.Repeat("aé日", 30)} {
+	// kernels take, and in text of ASCII and 3-byte characters, which
+	// the NEON kernel takes two blocks at a time.
+	runs := []string{strings.Repeat("éж", 40), strings.Repeat("日本", 30), strings.Repeat("aé日", 30),
+		strings.Repeat("日本 語a\n", 16), strings.Repeat("\uE000a\uFFFF.", 20)}
+	for _, run := range runs {
 		for i := 0; i <= len(run); i++ {
 			if i < len(run) && !utf8.RuneStart(run[i]) {
 				continue
 			}
-			out = append(out, run[:i]+"😀"+run[i:], run[:i]+"a"+run[i:])
+			out = append(out, run[:i]+"😀"+run[i:], run[:i]+"a"+run[i:], run[:i]+"é"+run[i:])
 		}
 	}
 	return out

@@ -6,8 +6,10 @@
 // with TBL, by indexes from tables_arm64.h looked up by a bit mask of 8
 // bytes of UTF-8 or of the lengths of 4 units of UTF-16, storing each
 // group at the end of the one before. Runs of 3-byte characters widen
-// from LD3's byte planes and blocks of 3-byte units narrow to ST3's. A
-// block with a surrogate stops narrowNEON.
+// from LD3's byte planes and blocks of 3-byte units narrow to ST3's.
+// Text of ASCII and 3-byte characters widens two blocks at a time with
+// indexes looked up by 9 start bits, which tell each character's length.
+// A lone surrogate stops narrowNEON.
 //
 // Go's assembler has no UMAXV, CMHS, CMGE, CMHI or LDR (register, LSL
 // #4) for Q registers, which are WORD encodings here.
@@ -133,6 +135,16 @@
 	VTBL V24.B16, [lo.B16, hi.B16], V25.B16 \
 	MOVBU (R11)(R14), R15                         \
 	VST1.P [V25.B16], (R2)(R15)
+
+// W13GROUP stores the units of the characters that start in 8 bytes of
+// text of 1- and 3-byte characters, whose start bits and the next byte's
+// are in R7, gathered by the entry of the table at Rtab from lo, hi and
+// b0 (see w13), and advances R2 past them.
+#define W13GROUP(tab, lo, hi, b0) \
+	LDRQ(24, tab, 7)                                   \
+	VTBL V24.B16, [lo.B16, hi.B16, b0.B16], V25.B16 \
+	MOVBU (R11)(R7), R8                                \
+	VST1.P [V25.B16], (R2)(R8)
 
 // func widenNEON(dst, src []byte) (nd, ns int)
 // Requires: NEON.
@@ -276,6 +288,122 @@ wrunend:
 	B   wloop
 
 wthree:
+	// Text of 1- and 3-byte characters goes on two blocks at a time
+	// (w13) from a block not before R19, where src and dst have room for
+	// both. R23: the start bits of the first two bytes, bit 0 for byte 0.
+	CMP   R19, R0
+	BLO   w3gen
+	CMP   R25, R0
+	BHI   w3gen
+	CMP   R24, R2
+	BHI   w3gen
+	MOVBU (R0), R7
+	MOVBU 1(R0), R8
+	AND   $0xC0, R7
+	CMP   $0x80, R7
+	CSET  NE, R23
+	AND   $0xC0, R8
+	CMP   $0x80, R8
+	CSET  NE, R8
+	ORR   R8<<1, R23, R23
+	MOVD  $widen13Idx<>(SB), R22
+	ADD   $8192, R22, R9
+
+w13:
+	// Bytes b0 of the two blocks (64), b1 after them and b2 after those,
+	// 16 of each a half; for half h, V(3h) holds the low bytes of the
+	// units of 3-byte characters, b1<<6 | b2&3F, V(3h+1) the high ones,
+	// b0<<4 | b1>>2&0F, and V(3h+2) b0, whose ASCII characters are their
+	// own low bytes.
+	CMP    R25, R0
+	BHI    wloop
+	CMP    R24, R2
+	BHI    wloop
+	ADD    $1, R0, R8
+	ADD    $2, R0, R7
+	VLD1   (R8), [V16.B16, V17.B16, V18.B16, V19.B16]
+	VLD1.P 16(R7), [V0.B16]
+	VLD1.P 16(R7), [V3.B16]
+	VLD1.P 16(R7), [V6.B16]
+	VLD1   (R7), [V9.B16]
+	VLD1.P 16(R0), [V2.B16]
+	VLD1.P 16(R0), [V5.B16]
+	VLD1.P 16(R0), [V8.B16]
+	VLD1.P 16(R0), [V11.B16]
+	// The start bits of bytes 2 to 65, from b2.
+	CMGE(12, 0, 20)
+	CMGE(13, 3, 20)
+	CMGE(14, 6, 20)
+	CMGE(15, 9, 20)
+	VAND   V23.B16, V12.B16, V12.B16
+	VAND   V23.B16, V13.B16, V13.B16
+	VAND   V23.B16, V14.B16, V14.B16
+	VAND   V23.B16, V15.B16, V15.B16
+	VSLI   $6, V16.B16, V0.B16
+	VSLI   $6, V17.B16, V3.B16
+	VSLI   $6, V18.B16, V6.B16
+	VSLI   $6, V19.B16, V9.B16
+	VUSHR  $2, V16.B16, V1.B16
+	VSLI   $4, V2.B16, V1.B16
+	VUSHR  $2, V17.B16, V4.B16
+	VSLI   $4, V5.B16, V4.B16
+	VUSHR  $2, V18.B16, V7.B16
+	VSLI   $4, V8.B16, V7.B16
+	VUSHR  $2, V19.B16, V10.B16
+	VSLI   $4, V11.B16, V10.B16
+	VADDP  V13.B16, V12.B16, V12.B16
+	VADDP  V15.B16, V14.B16, V14.B16
+	VADDP  V14.B16, V12.B16, V12.B16
+	VADDP  V12.B16, V12.B16, V12.B16
+	// Start bits: R13 of bytes 2 to 65, R14 of bytes 0 to 63, R15 of
+	// bytes 1 to 64.
+	VMOV   V12.D[0], R13
+	ORR    R13<<2, R23, R14
+	LSR    $1, R23, R15
+	ORR    R13<<1, R15, R15
+	// Stop at a 2-byte character (a start, then a byte that starts none,
+	// then a start), at a 4-byte one (three bytes in a row that start
+	// none, or a lead of 4 bytes in byte 63), and where no ASCII
+	// character (a start, then a start) starts: runs of 3-byte
+	// characters widen faster with LD3.
+	AND    R13, R14, R7
+	BICS   R15, R7, R7
+	BNE    w13stop
+	ORR    R15, R14, R7
+	ORR    R13, R7, R7
+	CMN    $1, R7
+	BNE    w13stop
+	MOVBU  -1(R0), R7
+	CMP    $0xF0, R7
+	BHS    w13stop
+	TST    R15, R14
+	BEQ    w13stop
+	LSR    $62, R13, R23
+	AND    $0x1FF, R14, R7
+	W13GROUP(22, V0, V1, V2)
+	UBFX   $6, R13, $9, R7
+	W13GROUP(9, V0, V1, V2)
+	UBFX   $14, R13, $9, R7
+	W13GROUP(22, V3, V4, V5)
+	UBFX   $22, R13, $9, R7
+	W13GROUP(9, V3, V4, V5)
+	UBFX   $30, R13, $9, R7
+	W13GROUP(22, V6, V7, V8)
+	UBFX   $38, R13, $9, R7
+	W13GROUP(9, V6, V7, V8)
+	UBFX   $46, R13, $9, R7
+	W13GROUP(22, V9, V10, V11)
+	UBFX   $54, R13, $9, R7
+	W13GROUP(9, V9, V10, V11)
+	B      w13
+
+w13stop:
+	// The first block of the two takes the general path.
+	SUB   $64, R0
+	ADD   $32, R0, R19
+	B     wloop
+
+w3gen:
 	ADD   $2, R0, R8
 	VLD1  (R8), [V4.B16, V5.B16]
 	WHALF(V0, 0, V2, V4, V8, V9, V16, 16)
