@@ -132,6 +132,18 @@ func TestNarrow(t *testing.T) {
 			inputs = append(inputs, le(v))
 		}
 	}
+	// ASCII and surrogate pairs, which the NEON kernel takes two blocks
+	// at a time, from every unit on, and with a lone surrogate, a unit
+	// of 2 or 3 bytes or one in OPTU8's stop range at every offset.
+	emoji := utf16.Encode([]rune(strings.Repeat("😀a😁 \U0010FFFF\U00010000bc", 6)))
+	for i := range emoji {
+		inputs = append(inputs, le(emoji[i:]))
+		for _, u := range []uint16{0xD800, 0xDC00, 'x', 0xE9, 0xEF80} {
+			v := slices.Clone(emoji)
+			v[i] = u
+			inputs = append(inputs, le(v))
+		}
+	}
 	for _, src := range inputs {
 		for si, stop := range stops {
 			rooms := []int{0, 63, 64, 65, 200, 2 * len(src)}

@@ -690,6 +690,10 @@ nsurr:
 	VSUB  V11.H8, V3.H8, V3.H8
 	CMHIH(2, 13, 2)
 	CMHIH(3, 13, 3)
+	// The unit after the block counts only after a high surrogate: a
+	// lone low one there is the next block's to stop at.
+	VAND  V7.B16, V3.B16, V12.B16
+	VMOV  V12.H[7], V3.H[7]
 	VEOR  V6.B16, V2.B16, V2.B16
 	VEOR  V7.B16, V3.B16, V3.B16
 	VORR  V3.B16, V2.B16, V2.B16
