@@ -204,7 +204,7 @@ wloop:
 	// them. After a block where that stopped (R19) the run is not tried
 	// again.
 	CMP   R19, R0
-	BLO   wthree
+	BLO   w3gen
 	VUMIN V1.B16, V0.B16, V4.B16
 	UMINVB(4, 4)
 	VMOV  V4.B[0], R8
@@ -288,15 +288,22 @@ wrunend:
 	B   wloop
 
 wthree:
+	// A block with ASCII and characters of 3 bytes, not before R19.
 	// Text of 1- and 3-byte characters goes on two blocks at a time
-	// (w13) from a block not before R19, where src and dst have room for
-	// both. R23: the start bits of the first two bytes, bit 0 for byte 0.
-	CMP   R19, R0
-	BLO   w3gen
+	// (w13) where src and dst have room for both and the second block
+	// holds ASCII too. R23: the start bits of the first two bytes, bit 0
+	// for byte 0.
 	CMP   R25, R0
 	BHI   w3gen
 	CMP   R24, R2
 	BHI   w3gen
+	ADD   $32, R0, R8
+	VLD1  (R8), [V6.B16, V7.B16]
+	VUMIN V7.B16, V6.B16, V6.B16
+	UMINVB(6, 6)
+	VMOV  V6.B[0], R8
+	CMP   $0x80, R8
+	BHS   w3gen
 	MOVBU (R0), R7
 	MOVBU 1(R0), R8
 	AND   $0xC0, R7
@@ -308,6 +315,9 @@ wthree:
 	ORR   R8<<1, R23, R23
 	MOVD  $widen13Idx<>(SB), R22
 	ADD   $8192, R22, R9
+	// R16 and R17 point at b1 and b2 (see w13) until w13 ends.
+	ADD   $1, R0, R16
+	ADD   $2, R0, R17
 
 w13:
 	// Bytes b0 of the two blocks (64), b1 after them and b2 after those,
@@ -316,20 +326,25 @@ w13:
 	// b0<<4 | b1>>2&0F, and V(3h+2) b0, whose ASCII characters are their
 	// own low bytes.
 	CMP    R25, R0
-	BHI    wloop
+	BHI    w13end
 	CMP    R24, R2
-	BHI    wloop
-	ADD    $1, R0, R8
-	ADD    $2, R0, R7
-	VLD1   (R8), [V16.B16, V17.B16, V18.B16, V19.B16]
-	VLD1.P 16(R7), [V0.B16]
-	VLD1.P 16(R7), [V3.B16]
-	VLD1.P 16(R7), [V6.B16]
-	VLD1   (R7), [V9.B16]
+	BHI    w13end
 	VLD1.P 16(R0), [V2.B16]
 	VLD1.P 16(R0), [V5.B16]
+	// A first block without ASCII starts a run of 3-byte characters,
+	// which LD3 widens faster.
+	VUMIN  V5.B16, V2.B16, V12.B16
+	UMINVB(12, 12)
+	VMOV   V12.B[0], R15
+	CMP    $0x80, R15
+	BHS    w13none
 	VLD1.P 16(R0), [V8.B16]
 	VLD1.P 16(R0), [V11.B16]
+	VLD1.P 64(R16), [V16.B16, V17.B16, V18.B16, V19.B16]
+	VLD1.P 16(R17), [V0.B16]
+	VLD1.P 16(R17), [V3.B16]
+	VLD1.P 16(R17), [V6.B16]
+	VLD1.P 16(R17), [V9.B16]
 	// The start bits of bytes 2 to 65, from b2.
 	CMGE(12, 0, 20)
 	CMGE(13, 3, 20)
@@ -362,22 +377,22 @@ w13:
 	LSR    $1, R23, R15
 	ORR    R13<<1, R15, R15
 	// Stop at a 2-byte character (a start, then a byte that starts none,
-	// then a start), at a 4-byte one (three bytes in a row that start
-	// none, or a lead of 4 bytes in byte 63), and where no ASCII
-	// character (a start, then a start) starts: runs of 3-byte
-	// characters widen faster with LD3.
+	// then a start) and at a 4-byte one (three bytes in a row that start
+	// none, or a lead of 4 bytes in byte 63). Where no ASCII character
+	// (a start, then a start) starts in the second block, take the first
+	// only: a run of 3-byte characters widens faster with LD3.
 	AND    R13, R14, R7
-	BICS   R15, R7, R7
-	BNE    w13stop
-	ORR    R15, R14, R7
-	ORR    R13, R7, R7
-	CMN    $1, R7
-	BNE    w13stop
+	BIC    R15, R7, R7
+	ORR    R15, R14, R8
+	ORR    R13, R8, R8
+	ORN    R8, R7, R7
+	CBNZ   R7, w13stop
 	MOVBU  -1(R0), R7
 	CMP    $0xF0, R7
 	BHS    w13stop
-	TST    R15, R14
-	BEQ    w13stop
+	AND    R15, R14, R7
+	TST    $0xFFFFFFFF00000000, R7
+	BEQ    w13one
 	LSR    $62, R13, R23
 	AND    $0x1FF, R14, R7
 	W13GROUP(22, V0, V1, V2)
@@ -397,10 +412,30 @@ w13:
 	W13GROUP(9, V9, V10, V11)
 	B      w13
 
+w13one:
+	AND   $0x1FF, R14, R7
+	W13GROUP(22, V0, V1, V2)
+	UBFX  $6, R13, $9, R7
+	W13GROUP(9, V0, V1, V2)
+	UBFX  $14, R13, $9, R7
+	W13GROUP(22, V3, V4, V5)
+	UBFX  $22, R13, $9, R7
+	W13GROUP(9, V3, V4, V5)
+	SUB   $32, R0
+	B     w13end
+
+w13none:
+	SUB   $32, R0
+	B     w13end
+
 w13stop:
 	// The first block of the two takes the general path.
 	SUB   $64, R0
 	ADD   $32, R0, R19
+
+w13end:
+	SUB   $98, R4, R16
+	SUB   $44, R6, R17
 	B     wloop
 
 w3gen:
