@@ -112,6 +112,37 @@ func UTF16NEON() File {
 			narrow2Len[key] = byte(n)
 		}
 	}
+	// narrow14Idx: for UTF-16 of ASCII and surrogate pairs only, by the
+	// 9 bits that mark the units that are no high surrogate among the
+	// unit before 8 and those 8 (bit 0 for the one before), the indexes
+	// into the registers of 16 units' first, second, third and fourth
+	// UTF-8 bytes that gather their bytes: an ASCII unit's, in the first
+	// register; a high surrogate's first two, in the first and second;
+	// the third and fourth of a low one, which follows a high one. For
+	// the first 8 units of 16; narrow14Idx+8192 the same for the last 8.
+	narrow14Idx := fill(0xFF, 2*512*16)
+	narrow14Len := make([]byte, 512)
+	for half := range 2 {
+		for key := range 512 {
+			e := narrow14Idx[half*8192+key*16:][:16]
+			n := 0
+			for p := range 8 {
+				j := byte(8*half + p)
+				switch {
+				case key>>(p+1)&1 == 0: // high
+					e[n], e[n+1] = j, 16+j
+					n += 2
+				case key>>p&1 == 0: // low
+					e[n], e[n+1] = 32+j, 48+j
+					n += 2
+				default:
+					e[n] = j
+					n++
+				}
+			}
+			narrow14Len[key] = byte(n)
+		}
+	}
 	weights := []byte{1, 2, 4, 8, 16, 32, 64, 128}
 	return File{
 		Name: "tables_arm64.h",
@@ -154,6 +185,17 @@ func UTF16NEON() File {
 			{Name: "narrow2Len", Data: narrow2Len,
 				Doc: "narrow2Len, by the same bits, holds the bytes of those sequences: 8\n" +
 					"plus the bits set."},
+			{Name: "narrow14Idx", Data: narrow14Idx,
+				Doc: "narrow14Idx, for UTF-16 of ASCII and surrogate pairs only, by the 9\n" +
+					"bits that mark the units that are no high surrogate among the unit\n" +
+					"before 8 and those 8 (bit 0 for the one before), holds the TBL indexes\n" +
+					"that gather their UTF-8 bytes from 16 first bytes, 16 second ones, 16\n" +
+					"third ones and 16 fourth ones: an ASCII unit's first; a high\n" +
+					"surrogate's first and second; a low one's, after a high one, third\n" +
+					"and fourth. For the first 8 units of 16; from offset 8192, for the\n" +
+					"last 8. Unused indexes are FF, which TBL makes 0."},
+			{Name: "narrow14Len", Data: narrow14Len,
+				Doc: "narrow14Len, by the same bits, holds the bytes gathered."},
 			{Name: "runLanes", Data: append(append(fill(0xFF, 11), fill(0, 5)...), append(fill(0xFF, 10), fill(0, 6)...)...),
 				Doc: "runLanes holds FF in the lanes of the 11 characters of 3 bytes that\n" +
 					"start in a block where the first starts in its byte 0 or 1, then in\n" +

@@ -9,7 +9,9 @@
 // from LD3's byte planes and blocks of 3-byte units narrow to ST3's.
 // Text of ASCII and 3-byte characters widens two blocks at a time with
 // indexes looked up by 9 start bits, which tell each character's length.
-// A lone surrogate stops narrowNEON.
+// A lone surrogate stops narrowNEON. UTF-16 of ASCII and surrogate
+// pairs narrows two blocks at a time, each unit's bytes gathered from
+// four planes by indexes looked up by which units are high surrogates.
 //
 // Go's assembler has no UMAXV, CMHS, CMGE, CMHI or LDR (register, LSL
 // #4) for Q registers, which are WORD encodings here.
@@ -636,6 +638,57 @@ wret:
 	LSRW  $24, R13, R14            \
 	NGROUPAT(V19)
 
+// N14CHECK sets, for 16 units of UTF-16 whose low and high bytes are in
+// l and h and the high bytes of the units after them in hn, e (t0's
+// register) to FF in the lanes of units that are neither ASCII nor a
+// surrogate, of high surrogates not before a low one and of low ones
+// not after a high one (but lane 0), and hn to the lanes' bits
+// (laneBits, V16) where the unit is a high surrogate. It wants 36 and
+// 37 in V17 and V18 and uses t1.
+#define N14CHECK(l, h, e, hn, t0, t1) \
+	VUSHR  $2, h.B16, e.B16        \
+	VUSHR  $2, hn.B16, hn.B16      \
+	VCMEQ  V18.B16, hn.B16, hn.B16 \
+	VCMEQ  V17.B16, e.B16, t0.B16  \
+	VCMEQ  V18.B16, e.B16, e.B16   \
+	VUSHR  $7, l.B16, t1.B16       \
+	VORR   h.B16, t1.B16, t1.B16   \
+	VCMTST t1.B16, t1.B16, t1.B16  \
+	VORR   t0.B16, e.B16, e.B16    \
+	VEOR   t1.B16, e.B16, e.B16    \
+	VEOR   t0.B16, hn.B16, hn.B16  \
+	VORR   hn.B16, e.B16, e.B16    \
+	VAND   V16.B16, t0.B16, hn.B16
+
+// N14FIRST sets f to the first UTF-8 bytes of 16 units whose low and
+// high bytes are in l (number nl) and h, where na (N14CHECK's t1) is FF for those
+// of 80 or more: l for ASCII, F0|v>>8 for a high surrogate, with v>>8 =
+// (h&3) + (l >= C0). It wants 3C in V19 and C0 in V26 and uses V12.
+#define N14FIRST(l, nl, h, na, f) \
+	VMOV  h.B16, f.B16          \
+	VSLI  $2, V19.B16, f.B16    \
+	CMHS(12, nl, 26)            \
+	VSUB  V12.B16, f.B16, f.B16 \
+	VBIF  na.B16, l.B16, f.B16
+
+// N14THIRD sets t to the third UTF-8 bytes of the low surrogates among
+// 16 units whose low and high bytes are in l and h, where p holds the
+// low bytes of the units before them: 80 | (p&3)<<4 | (h&3)<<2 | l>>6.
+#define N14THIRD(l, h, p, t) \
+	VUSHR $6, l.B16, t.B16 \
+	VSLI  $2, h.B16, t.B16 \
+	VSLI  $4, p.B16, t.B16 \
+	VBIF  V25.B16, V24.B16, t.B16
+
+// N14GROUP stores the UTF-8 bytes of 8 units, gathered by the entry of
+// the table at Rtab (narrow14Idx, whose key is in R7) from the planes
+// b1..b4, and advances R2 past them.
+#define N14GROUP(tab, b1, b2, b3, b4) \
+	LDRQ(12, tab, 7)                                             \
+	VTBL V12.B16, [b1.B16, b2.B16, b3.B16, b4.B16], V13.B16 \
+	MOVBU (R24)(R7), R8                                          \
+	VST1.P [V13.B16], (R2)(R8)
+
 // func narrowNEON(dst, src []byte, stopLo, stopN uint32) (nd, ns int)
 // Requires: NEON.
 TEXT ·narrowNEON(SB), NOSPLIT, $0-72
@@ -674,6 +727,9 @@ TEXT ·narrowNEON(SB), NOSPLIT, $0-72
 	VMOVI $4, V17.B16
 	VMOVI $8, V18.B16
 	VMOVI $12, V19.B16
+	SUB   $32, R3, R16 // the last start of 2 blocks with 2 bytes after them
+	SUB   $64, R6, R17 // the last dst position with room for 2 blocks
+	MOVD  $0, R19
 
 nloop:
 	CMP   R3, R0
@@ -691,6 +747,121 @@ nloop:
 	MOVD  $0, R23
 
 nsurr:
+	// UTF-16 of ASCII and surrogate pairs only goes on two blocks at a
+	// time (n14) from a block not before R19 and without units from E000
+	// on (R7 holds the block's greatest), where src and dst have room for
+	// both (dst for the low surrogate the block starts with too, R23 1),
+	// and lane 0 holds a low surrogate just where R23 is 1.
+	CMP   R19, R0
+	BLO   nsurrg
+	CMP   $0xE000, R7
+	BHS   nsurrg
+	CMP   R16, R0
+	BHI   nsurrg
+	ADD   R23<<1, R2, R8
+	CMP   R17, R8
+	BHI   nsurrg
+	VMOV  V0.H[0], R8
+	LSRW  $10, R8, R8
+	CMPW  $0x37, R8
+	CSET  EQ, R8
+	CMP   R23, R8
+	BNE   nsurrg
+	MOVD  $narrow14Idx<>(SB), R25
+	ADD   $8192, R25, R9
+	MOVD  $narrow14Len<>(SB), R24
+	VMOVI $0x36, V17.B16
+	VMOVI $0x37, V18.B16
+	VMOVI $0x3C, V19.B16
+	// V31: lane 15 holds the low byte of the unit before, a high
+	// surrogate where R23 is 1.
+	MOVD  $0, R8
+	CBZ   R23, 2(PC)
+	MOVBU -2(R0), R8
+	VDUP  R8, V31.B16
+
+n14:
+	// The low and high bytes of 32 units (L and H: V8, V9 for units 0
+	// to 15, V10, V11 for 16 to 31) and the high ones of the units after
+	// them (V13, V15). Each unit must be ASCII, a high surrogate (H>>2
+	// 36) before a low one (37), or a low one after a high one; R23 is 1
+	// where unit 0 is a low one.
+	CMP    R16, R0
+	BHI    n14out
+	ADD    R23<<1, R2, R8
+	CMP    R17, R8
+	BHI    n14out
+	ADD    $2, R0, R8
+	VLD2.P 32(R0), [V8.B16, V9.B16]
+	VLD2.P 32(R0), [V10.B16, V11.B16]
+	VLD2.P 32(R8), [V12.B16, V13.B16]
+	VLD2   (R8), [V14.B16, V15.B16]
+	N14CHECK(V8, V9, V12, V13, V0, V1)
+	N14CHECK(V10, V11, V14, V15, V2, V3)
+	VORR   V14.B16, V12.B16, V12.B16
+	UMAXVB(12, 12)
+	VMOV   V12.B[0], R8
+	CBNZ   R8, n14stop
+	// R13: the bits of the high surrogates, bit i for unit i.
+	VADDP  V15.B16, V13.B16, V13.B16
+	VADDP  V13.B16, V13.B16, V13.B16
+	VADDP  V13.B16, V13.B16, V13.B16
+	VMOV   V13.S[0], R13
+	// The UTF-8 bytes, first to fourth, of units 0 to 15 in V0..V3 and
+	// of units 16 to 31 in V4..V7: an ASCII unit's L in the first; a
+	// high surrogate h's F0|v>>8 and 80|v>>2&3F, with v = h-D7C0, in the
+	// first and second; a low one's 80|(v&3)<<4|l>>6&0F and 80|l&3F in
+	// the third and fourth, v&3 being the low bits of the unit before.
+	N14FIRST(V8, 8, V9, V1, V0)
+	N14FIRST(V10, 10, V11, V3, V4)
+	VSUB   V26.B16, V8.B16, V1.B16
+	VUSHR  $2, V1.B16, V1.B16
+	VORR   V24.B16, V1.B16, V1.B16
+	VSUB   V26.B16, V10.B16, V5.B16
+	VUSHR  $2, V5.B16, V5.B16
+	VORR   V24.B16, V5.B16, V5.B16
+	VEXT   $15, V8.B16, V31.B16, V12.B16
+	N14THIRD(V8, V9, V12, V2)
+	VEXT   $15, V10.B16, V8.B16, V12.B16
+	N14THIRD(V10, V11, V12, V6)
+	VMOV   V8.B16, V3.B16
+	VBIF   V25.B16, V24.B16, V3.B16
+	VMOV   V10.B16, V7.B16
+	VBIF   V25.B16, V24.B16, V7.B16
+	VMOV   V10.B16, V31.B16
+	// R14: the bits of the units that are no high surrogate, bit i+1
+	// for unit i and bit 0 for the unit before.
+	ORR    R13<<1, R23, R14
+	MVN    R14, R14
+	LSRW   $31, R13, R23
+	AND    $0x1FF, R14, R7
+	N14GROUP(25, V0, V1, V2, V3)
+	UBFX   $8, R14, $9, R7
+	N14GROUP(9, V0, V1, V2, V3)
+	UBFX   $16, R14, $9, R7
+	N14GROUP(25, V4, V5, V6, V7)
+	UBFX   $24, R14, $9, R7
+	N14GROUP(9, V4, V5, V6, V7)
+	B      n14
+
+n14stop:
+	// The first block of the two takes the general path.
+	SUB   $64, R0
+	ADD   $32, R0, R19
+	VLD1  (R0), [V0.H8, V1.H8]
+	VMOVI $4, V17.B16
+	VMOVI $8, V18.B16
+	VMOVI $12, V19.B16
+	B     nsurrg
+
+n14out:
+	VMOVI $4, V17.B16
+	VMOVI $8, V18.B16
+	VMOVI $12, V19.B16
+	CBNZ  R23, nloopc
+	B     nloop
+
+nsurrg:
 	// Units from D800 on, and R23 1 where the block before ended with a
 	// high surrogate. Stop at a unit in the stop range, which starts at
 	// D800 or later.
@@ -794,6 +965,9 @@ nloopc:
 	CMP   R6, R8
 	BHI   nstopc
 	VLD1  (R0), [V0.H8, V1.H8]
+	VUMAX V1.H8, V0.H8, V2.H8
+	UMAXVH(2, 2)
+	VMOV  V2.H[0], R7
 	B     nsurr
 
 nstop:
