@@ -182,6 +182,8 @@ TEXT ·widenNEON(SB), NOSPLIT, $0-64
 	SUB  $98, R4, R16 // the last start of 3 blocks with 2 bytes after them
 	SUB  $44, R6, R17 // the last dst position with room for 3 blocks of 3-byte characters
 	MOVD $0, R19
+	MOVD $widen13Idx<>(SB), R22
+	ADD  $8192, R22, R9
 
 wloop:
 	CMP   R3, R0
@@ -192,8 +194,7 @@ wloop:
 	VUMAX V1.B16, V0.B16, V2.B16
 	UMAXVB(2, 2)
 	VMOV  V2.B[0], R7
-	CMP   $0x80, R7
-	BLO   wascii
+	TBZ   $7, R7, wascii
 	CMP   $0xF0, R7
 	BHS   wfour
 	ADD   $1, R0, R8
@@ -210,8 +211,7 @@ wloop:
 	VUMIN V1.B16, V0.B16, V4.B16
 	UMINVB(4, 4)
 	VMOV  V4.B[0], R8
-	CMP   $0x80, R8
-	BLO   wthree
+	TBZ   $7, R8, wthree
 	// R14: the continuation bytes at the start of the block.
 	MOVD  $0, R14
 	MOVBU (R0), R8
@@ -297,29 +297,27 @@ wthree:
 	// for byte 0.
 	CMP   R25, R0
 	BHI   w3gen
-	CMP   R24, R2
-	BHI   w3gen
 	ADD   $32, R0, R8
 	VLD1  (R8), [V6.B16, V7.B16]
 	VUMIN V7.B16, V6.B16, V6.B16
 	UMINVB(6, 6)
 	VMOV  V6.B[0], R8
-	CMP   $0x80, R8
-	BHS   w3gen
-	MOVBU (R0), R7
-	MOVBU 1(R0), R8
-	AND   $0xC0, R7
-	CMP   $0x80, R7
+	TBNZ  $7, R8, w3gen
+	CMP   R24, R2
+	BHI   w3gen
+	MOVHU (R0), R7
+	EOR   $0x8080, R7
+	TST   $0xC0, R7
 	CSET  NE, R23
-	AND   $0xC0, R8
-	CMP   $0x80, R8
+	TST   $0xC000, R7
 	CSET  NE, R8
 	ORR   R8<<1, R23, R23
-	MOVD  $widen13Idx<>(SB), R22
-	ADD   $8192, R22, R9
 	// R16 and R17 point at b1 and b2 (see w13) until w13 ends.
 	ADD   $1, R0, R16
 	ADD   $2, R0, R17
+	VLD1.P 16(R0), [V2.B16]
+	VLD1.P 16(R0), [V5.B16]
+	B     w13in
 
 w13:
 	// Bytes b0 of the two blocks (64), b1 after them and b2 after those,
@@ -338,8 +336,9 @@ w13:
 	VUMIN  V5.B16, V2.B16, V12.B16
 	UMINVB(12, 12)
 	VMOV   V12.B[0], R15
-	CMP    $0x80, R15
-	BHS    w13none
+	TBNZ   $7, R15, w13none
+
+w13in:
 	VLD1.P 16(R0), [V8.B16]
 	VLD1.P 16(R0), [V11.B16]
 	VLD1.P 64(R16), [V16.B16, V17.B16, V18.B16, V19.B16]
