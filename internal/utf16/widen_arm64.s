@@ -82,6 +82,17 @@
 	CMGE(nst, nb0, 20)            \
 	VAND  V23.B16, st.B16, st.B16
 
+// WASCII is WHALF for blocks whose characters have 1 or 4 bytes: it
+// sets lo to b0, hi to 0, st and V15 (the low bytes of 3-byte units,
+// which WFOUR takes for low surrogates).
+#define WASCII(b0, nb0, b1, b2, lo, hi, st, nst) \
+	VMOV  b0.B16, lo.B16          \
+	VEOR  hi.B16, hi.B16, hi.B16  \
+	VMOV  b2.B16, V15.B16         \
+	VSLI  $6, b1.B16, V15.B16     \
+	CMGE(nst, nb0, 20)            \
+	VAND  V23.B16, st.B16, st.B16
+
 // WFOUR follows WHALF of the same bytes where they may hold 4-byte
 // characters (F0..FF in V26), whose two units it puts in the lane of the
 // lead (m4) and the lane after it (a): the lanes after those of m4, with
@@ -466,10 +477,28 @@ wfour1:
 	VLD1  (R8), [V2.B16, V3.B16]
 	ADD   $2, R0, R8
 	VLD1  (R8), [V4.B16, V5.B16]
+	// Without leads of 2 or 3 bytes (C0..EF), the other characters are
+	// ASCII.
+	VSUB  V20.B16, V0.B16, V12.B16
+	VSUB  V20.B16, V1.B16, V13.B16
+	VUMIN V13.B16, V12.B16, V12.B16
+	UMINVB(12, 12)
+	VMOV  V12.B[0], R8
+	CMP   $0x30, R8
+	BLO   wfourmix
+	WASCII(V0, 0, V2, V4, V8, V9, V16, 16)
+	WFOUR(V0, 0, V2, V4, V8, V9, V16, V18, 18, V19, V6)
+	WASCII(V1, 1, V3, V5, V10, V11, V17, 17)
+	WFOUR(V1, 1, V3, V5, V10, V11, V17, V7, 7, V18, V6)
+	B     wfourgather
+
+wfourmix:
 	WHALF(V0, 0, V2, V4, V8, V9, V16, 16)
 	WFOUR(V0, 0, V2, V4, V8, V9, V16, V18, 18, V19, V6)
 	WHALF(V1, 1, V3, V5, V10, V11, V17, 17)
 	WFOUR(V1, 1, V3, V5, V10, V11, V17, V7, 7, V18, V6)
+
+wfourgather:
 	WGATHER
 	ADD   $32, R0
 	// If the block ends with a lead of 4 bytes, the next block, which
