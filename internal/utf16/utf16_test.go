@@ -22,6 +22,8 @@ func texts() []string {
 		{'a', '日', '本', 0x800, 0xFFFF, 0xD7FF, 0xE000, 0xEF80, 0xFFFD, 'é', ' '},
 		{'a', 'é', '日', 0x1F600, 0x10000, 0x10FFFF},
 		{'a', 'é', 0x800, 0xFFF}, // 3-byte characters with no lead but E0
+		// ASCII and 4-byte characters whose every byte varies
+		{'a', ' ', 0x1F4A9, 0x2A6D6, 0x10437, 0xE01EF, 0x1F600, 0x10FFFF},
 	}
 	var out []string
 	for _, pool := range pools {
@@ -48,7 +50,8 @@ func texts() []string {
 	// kernels take, and in text of ASCII and 3-byte characters, which
 	// the NEON kernel takes two blocks at a time.
 	runs := []string{strings.Repeat("éж", 40), strings.Repeat("日本", 30), strings.Repeat("aé日", 30),
-		strings.Repeat("日本 語a\n", 16), strings.Repeat("\uE000a\uFFFF.", 20)}
+		strings.Repeat("日本 語a\n", 16), strings.Repeat("\uE000a\uFFFF.", 20),
+		strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437\U000E01EF.", 8)}
 	for _, run := range runs {
 		for i := 0; i <= len(run); i++ {
 			if i < len(run) && !utf8.RuneStart(run[i]) {
