@@ -193,6 +193,7 @@ TEXT ·widenNEON(SB), NOSPLIT, $0-64
 	SUB  $98, R4, R16 // the last start of 3 blocks with 2 bytes after them
 	SUB  $44, R6, R17 // the last dst position with room for 3 blocks of 3-byte characters
 	MOVD $0, R19
+	MOVD $0, R23
 	MOVD $widen13Idx<>(SB), R22
 	ADD  $8192, R22, R9
 
@@ -303,9 +304,18 @@ wrunend:
 wthree:
 	// A block with ASCII and characters of 3 bytes, not before R19.
 	// Text of 1- and 3-byte characters goes on two blocks at a time
-	// (w13) where src and dst have room for both and the second block
-	// holds ASCII too. R23: the start bits of the first two bytes, bit 0
-	// for byte 0.
+	// (w13) where no block of 2-byte characters came before in this
+	// call (R23 1), this block has no lead of 2 bytes (C0..DF), src and
+	// dst have room for both and the second block holds ASCII too. Then
+	// R23 holds the start bits of the first two bytes, bit 0 for byte 0.
+	CBNZ  R23, w3gen
+	VSUB  V20.B16, V0.B16, V6.B16
+	VSUB  V20.B16, V1.B16, V7.B16
+	VUMIN V7.B16, V6.B16, V6.B16
+	UMINVB(6, 6)
+	VMOV  V6.B[0], R8
+	CMP   $0x20, R8
+	BLO   w3gen
 	CMP   R25, R0
 	BHI   w3gen
 	ADD   $32, R0, R8
@@ -446,6 +456,7 @@ w13stop:
 	ADD   $32, R0, R19
 
 w13end:
+	MOVD  $0, R23
 	SUB   $98, R4, R16
 	SUB   $44, R6, R17
 	B     wloop
@@ -514,6 +525,7 @@ wfourgather:
 	B     wfour
 
 wtwo:
+	MOVD  $1, R23
 	WHALF2(V0, 0, V2, V8, V9, V16, 16)
 	WHALF2(V1, 1, V3, V10, V11, V17, 17)
 	WGATHER
