@@ -792,10 +792,10 @@ nsurr:
 	// on (R7 holds the block's greatest), where src and dst have room for
 	// both (dst for the low surrogate the block starts with too, R23 1),
 	// and lane 0 holds a low surrogate just where R23 is 1.
-	CMP   R19, R0
-	BLO   nsurrg
 	CMP   $0xE000, R7
 	BHS   nsurrg
+	CMP   R19, R0
+	BLO   nsurrg
 	CMP   R16, R0
 	BHI   nsurrg
 	ADD   R23<<1, R2, R8
@@ -904,7 +904,9 @@ n14out:
 nsurrg:
 	// Units from D800 on, and R23 1 where the block before ended with a
 	// high surrogate. Stop at a unit in the stop range, which starts at
-	// D800 or later.
+	// D800 or later, if there is one.
+	MOVWU stopN+52(FP), R8
+	CBZ   R8, nsurrs
 	VSUB  V20.H8, V0.H8, V4.H8
 	VSUB  V20.H8, V1.H8, V5.H8
 	CMHIH(4, 21, 4)
@@ -913,6 +915,8 @@ nsurrg:
 	UMAXVH(4, 4)
 	VMOV  V4.H[0], R8
 	CBNZ  R8, nstop
+
+nsurrs:
 	VSUB  V22.H8, V0.H8, V6.H8
 	VSUB  V22.H8, V1.H8, V7.H8
 	CMHIH(2, 23, 6)
