@@ -72,8 +72,9 @@ func narrowNEONChecked(dst, src []byte, stopLo, stopN uint32) (int, int) {
 func widenNEON(dst, src []byte) (nd, ns int)
 
 // narrowNEON is Narrow, for src of NarrowBlock+2 bytes or more, dst of
-// Room bytes or more, and a stop range from U+D800 on that ends by
-// U+FFFF, or none (stopN 0).
+// Room bytes or more, and a stop range from U+E000 on that ends by
+// U+FFFF, or none (stopN 0): blocks of ASCII and surrogate pairs, which
+// hold no unit of such a range, it takes without comparing.
 //
 //go:noescape
 func narrowNEON(dst, src []byte, stopLo, stopN uint32) (nd, ns int)

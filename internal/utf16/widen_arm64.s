@@ -305,7 +305,7 @@ wthree:
 	// A block with ASCII and characters of 3 bytes, not before R19.
 	// Text of 1- and 3-byte characters goes on two blocks at a time
 	// (w13) where no block of 2-byte characters came before in this
-	// call (R23 1), this block has no lead of 2 bytes (C0..DF), src and
+	// call (wtwo sets R23), this block has no lead of 2 bytes (C0..DF), src and
 	// dst have room for both and the second block holds ASCII too. Then
 	// R23 holds the start bits of the first two bytes, bit 0 for byte 0.
 	CBNZ  R23, w3gen
