@@ -512,17 +512,24 @@ wfourmix:
 wfourgather:
 	WGATHER
 	ADD   $32, R0
-	// If the block ends with a lead of 4 bytes, the next block, which
-	// holds its low surrogate, is one of 4-byte characters too.
+	// The next block goes on here if it has 4-byte characters too, or
+	// if this one ends with a lead of 4 bytes, whose low surrogate the
+	// next one holds; V7 has FF in lane 15 just where that is so.
+	CMP   R3, R0
+	BHI   wloop
+	CMP   R6, R2
+	BHI   wloop
+	VLD1  (R0), [V0.B16, V1.B16]
+	VMOV  V7.B16, V19.B16
+	VUMAX V1.B16, V0.B16, V12.B16
+	UMAXVB(12, 12)
+	VMOV  V12.B[0], R8
+	CMP   $0xF0, R8
+	BHS   wfour1
 	MOVBU -1(R0), R8
 	CMP   $0xF0, R8
-	BLO   wloop
-	CMP   R3, R0
-	BHI   wdone
-	CMP   R6, R2
-	BHI   wdone
-	VLD1  (R0), [V0.B16, V1.B16]
-	B     wfour
+	BHS   wfour1
+	B     wloop
 
 wtwo:
 	MOVD  $1, R23
