@@ -304,10 +304,10 @@ wrunend:
 wthree:
 	// A block with ASCII and characters of 3 bytes, not before R19.
 	// Text of 1- and 3-byte characters goes on two blocks at a time
-	// (w13) where no block of 2-byte characters came before in this
-	// call (wtwo sets R23), this block has no lead of 2 bytes (C0..DF), src and
-	// dst have room for both and the second block holds ASCII too. Then
-	// R23 holds the start bits of the first two bytes, bit 0 for byte 0.
+	// (w13) where no block with a lead of 2 bytes (C0..DF) came here
+	// before in this call (R23 is 1 after one), src and dst have room
+	// for both and the second block holds ASCII too. Then R23 holds the
+	// start bits of the first two bytes, bit 0 for byte 0.
 	CBNZ  R23, w3gen
 	VSUB  V20.B16, V0.B16, V6.B16
 	VSUB  V20.B16, V1.B16, V7.B16
@@ -315,7 +315,8 @@ wthree:
 	UMINVB(6, 6)
 	VMOV  V6.B[0], R8
 	CMP   $0x20, R8
-	BLO   w3gen
+	CSET  LO, R23
+	CBNZ  R23, w3gen
 	CMP   R25, R0
 	BHI   w3gen
 	ADD   $32, R0, R8
@@ -532,7 +533,6 @@ wfourgather:
 	B     wloop
 
 wtwo:
-	MOVD  $1, R23
 	WHALF2(V0, 0, V2, V8, V9, V16, 16)
 	WHALF2(V1, 1, V3, V10, V11, V17, 17)
 	WGATHER
