@@ -112,6 +112,40 @@ func UTF16NEON() File {
 			narrow2Len[key] = byte(n)
 		}
 	}
+	// widen14Idx: for text of 1- and 4-byte characters only, by the 10
+	// bits that mark the bytes that start a character among the byte
+	// before 8, those 8 and the byte after them (bit 0 for the byte
+	// before), the indexes into a half block's 16 first units and their
+	// high bytes and 16 second units and their high bytes that gather the
+	// units in the 8 bytes: an ASCII character's (the first unit's low
+	// byte) where the byte after it starts one; the high surrogate of a
+	// 4-byte one, in the first, where it does not; its low surrogate, in
+	// the second, in the byte after its lead. For the half's first 8
+	// bytes; widen14Idx+16384 the same for its last 8.
+	widen14Idx := fill(0xFF, 2*1024*16)
+	widen14Len := make([]byte, 1024)
+	for half := range 2 {
+		for key := range 1024 {
+			e := widen14Idx[half*16384+key*16:][:16]
+			n := 0
+			for p := range 8 {
+				j := byte(8*half + p)
+				start, next, before := key>>(p+1)&1 != 0, key>>(p+2)&1 != 0, key>>p&1 != 0
+				switch {
+				case start && next:
+					e[n] = j
+					n += 2
+				case start:
+					e[n], e[n+1] = j, 16+j
+					n += 2
+				case before:
+					e[n], e[n+1] = 32+j, 48+j
+					n += 2
+				}
+			}
+			widen14Len[key] = byte(n)
+		}
+	}
 	// narrow14Idx: for UTF-16 of ASCII and surrogate pairs only, by the
 	// 9 bits that mark the units that are no high surrogate among the
 	// unit before 8 and those 8 (bit 0 for the one before), the indexes
@@ -185,6 +219,20 @@ func UTF16NEON() File {
 			{Name: "narrow2Len", Data: narrow2Len,
 				Doc: "narrow2Len, by the same bits, holds the bytes of those sequences: 8\n" +
 					"plus the bits set."},
+			{Name: "widen14Idx", Data: widen14Idx,
+				Doc: "widen14Idx, for text of 1- and 4-byte characters only, by the 10 bits\n" +
+					"that mark the bytes that start a character among the byte before 8\n" +
+					"bytes of UTF-8, those 8 and the byte after them (bit 0 for the byte\n" +
+					"before), holds the TBL indexes that gather the units in the 8 bytes\n" +
+					"from a half block's 16 low and 16 high bytes of first units and 16\n" +
+					"low and 16 high bytes of second units: an ASCII character's low byte\n" +
+					"where the byte after it starts one; a 4-byte character's high\n" +
+					"surrogate, the first unit, where it does not; and its low surrogate,\n" +
+					"the second, in the byte after its lead. For the half's first 8 bytes;\n" +
+					"from offset 16384, for its last 8. Unused indexes are FF, which TBL\n" +
+					"makes 0."},
+			{Name: "widen14Len", Data: widen14Len,
+				Doc: "widen14Len, by the same bits, holds the bytes gathered."},
 			{Name: "narrow14Idx", Data: narrow14Idx,
 				Doc: "narrow14Idx, for UTF-16 of ASCII and surrogate pairs only, by the 9\n" +
 					"bits that mark the units that are no high surrogate among the unit\n" +

@@ -277,3 +277,28 @@ func TestRoom(t *testing.T) {
 		}
 	}
 }
+
+// TestWidenFourThenASCII checks each implementation against the
+// reference on text of ASCII and 4-byte characters, then ASCII alone, at
+// every offset and for every dst size up to 5 blocks' room, so that a
+// kernel that stops after a block whose last byte leads 4 bytes, before
+// one without any, is caught leaving out its low surrogate.
+func TestWidenFourThenASCII(t *testing.T) {
+	four := strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437", 6)
+	for pad := range 16 {
+		src := []byte(strings.Repeat("b", pad) + four + strings.Repeat("c", 100))
+		for room := 0; room <= 5*Room; room++ {
+			for _, im := range impls {
+				if !im.Supported() {
+					continue
+				}
+				dst, want := make([]byte, room), make([]byte, room)
+				nd, ns := im.widen(dst, src)
+				wnd, wns := widenGeneric(want, src)
+				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
+					t.Fatalf("%s room %d (%q): %d, %d; generic %d, %d", im.Name, room, src, nd, ns, wnd, wns)
+				}
+			}
+		}
+	}
+}

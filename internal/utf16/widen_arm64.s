@@ -123,6 +123,40 @@
 	VAND   V23.B16, a.B16, V24.B16      \
 	VORR   V24.B16, st.B16, st.B16
 
+// W14PLANES sets, for 16 bytes b0 of text of 1- and 4-byte characters
+// (register number nb0) with the bytes after them in b1 and b2, the
+// planes that w14's table gathers from: m, the low bytes of ASCII
+// characters and of the high surrogates of 4-byte ones (in their lead's
+// lane), (b1<<2 | b2>>4&3) + C0; h, the high bytes of those, D7 + b0&7 +
+// (b1&30 != 0); and in the lane after a lead, e and g, the low and high
+// bytes of its low surrogate, b1<<6 | b2&3F and DC | b1>>2&3. It uses
+// V24 and V25.
+#define W14PLANES(b0, nb0, b1, b2, m, h, e, g) \
+	VUSHR  $4, b2.B16, m.B16        \
+	VSLI   $2, b1.B16, m.B16        \
+	VADD   V20.B16, m.B16, m.B16    \
+	CMHS(24, nb0, 26)               \
+	VBIF   V24.B16, b0.B16, m.B16   \
+	VAND   V22.B16, b0.B16, h.B16   \
+	VADD   V28.B16, h.B16, h.B16    \
+	VCMTST V27.B16, b1.B16, V25.B16 \
+	VSUB   V25.B16, h.B16, h.B16    \
+	VMOV   b2.B16, e.B16            \
+	VSLI   $6, b1.B16, e.B16        \
+	VUSHR  $2, b1.B16, g.B16        \
+	VAND   V30.B16, g.B16, g.B16    \
+	VORR   V29.B16, g.B16, g.B16
+
+// W14GROUP stores the units in 8 bytes of text of 1- and 4-byte
+// characters, gathered by the entry of the table at Rtab (widen14Idx,
+// whose key is in R7) from the planes of W14PLANES, and advances R2 past
+// them.
+#define W14GROUP(tab, m, h, e, g) \
+	LDRQ(24, tab, 7)                                      \
+	VTBL V24.B16, [m.B16, h.B16, e.B16, g.B16], V25.B16 \
+	MOVBU (R21)(R7), R8                                   \
+	VST1.P [V25.B16], (R2)(R8)
+
 // WGATHER stores the units of the characters that start in the block,
 // from the low and high bytes in V8..V11 and the start bits in V16 and
 // V17 (by WGROUP), and advances R2 past them.
@@ -526,11 +560,123 @@ wfourgather:
 	UMAXVB(12, 12)
 	VMOV  V12.B[0], R8
 	CMP   $0xF0, R8
-	BHS   wfour1
+	BHS   wfournext
 	MOVBU -1(R0), R8
 	CMP   $0xF0, R8
-	BHS   wfour1
+	BHS   wfournext
 	B     wloop
+
+wfournext:
+	// Text of 1- and 4-byte characters goes on two blocks at a time
+	// (w14) where src and dst have room for both. R9: the start bits of
+	// the byte before and the first two, bit 0 for the byte before.
+	CMP   R25, R0
+	BHI   wfour1
+	CMP   R24, R2
+	BHI   wfour1
+	MOVBU -1(R0), R7
+	MOVHU (R0), R8
+	ORR   R8<<8, R7, R7
+	EOR   $0x808080, R7
+	TST   $0xC0, R7
+	CSET  NE, R9
+	TST   $0xC000, R7
+	CSET  NE, R8
+	ORR   R8<<1, R9, R9
+	TST   $0xC00000, R7
+	CSET  NE, R8
+	ORR   R8<<2, R9, R9
+	MOVD  $widen14Idx<>(SB), R16
+	ADD   $16384, R16, R17
+	MOVD  $widen14Len<>(SB), R21
+
+w14:
+	// Bytes b0 (V0..V3), b1 after them (V4..V7) and b2 after those
+	// (V8..V11) of two blocks. Stop where one has a lead of 2 or 3 bytes.
+	CMP    R25, R0
+	BHI    w14end
+	CMP    R24, R2
+	BHI    w14end
+	ADD    $1, R0, R8
+	ADD    $2, R0, R7
+	VLD1   (R0), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VLD1   (R8), [V4.B16, V5.B16, V6.B16, V7.B16]
+	VLD1   (R7), [V8.B16, V9.B16, V10.B16, V11.B16]
+	VSUB   V20.B16, V0.B16, V12.B16
+	VSUB   V20.B16, V1.B16, V13.B16
+	VSUB   V20.B16, V2.B16, V14.B16
+	VSUB   V20.B16, V3.B16, V15.B16
+	VUMIN  V13.B16, V12.B16, V12.B16
+	VUMIN  V15.B16, V14.B16, V14.B16
+	VUMIN  V14.B16, V12.B16, V12.B16
+	UMINVB(12, 12)
+	VMOV   V12.B[0], R8
+	CMP    $0x30, R8
+	BLO    w14mix
+	// Start bits: R13 of bytes 2 to 65, R14 of the byte before and 0
+	// to 62.
+	CMGE(12, 8, 20)
+	CMGE(13, 9, 20)
+	CMGE(14, 10, 20)
+	CMGE(15, 11, 20)
+	VAND   V23.B16, V12.B16, V12.B16
+	VAND   V23.B16, V13.B16, V13.B16
+	VAND   V23.B16, V14.B16, V14.B16
+	VAND   V23.B16, V15.B16, V15.B16
+	VADDP  V13.B16, V12.B16, V12.B16
+	VADDP  V15.B16, V14.B16, V14.B16
+	VADDP  V14.B16, V12.B16, V12.B16
+	VADDP  V12.B16, V12.B16, V12.B16
+	VMOV   V12.D[0], R13
+	ORR    R13<<3, R9, R14
+	LSR    $61, R13, R9
+	W14PLANES(V0, 0, V4, V8, V12, V13, V14, V15)
+	W14PLANES(V1, 1, V5, V9, V16, V17, V18, V19)
+	AND    $0x3FF, R14, R7
+	W14GROUP(16, V12, V13, V14, V15)
+	UBFX   $5, R13, $10, R7
+	W14GROUP(17, V12, V13, V14, V15)
+	UBFX   $13, R13, $10, R7
+	W14GROUP(16, V16, V17, V18, V19)
+	UBFX   $21, R13, $10, R7
+	W14GROUP(17, V16, V17, V18, V19)
+	W14PLANES(V2, 2, V6, V10, V12, V13, V14, V15)
+	W14PLANES(V3, 3, V7, V11, V16, V17, V18, V19)
+	UBFX   $29, R13, $10, R7
+	W14GROUP(16, V12, V13, V14, V15)
+	UBFX   $37, R13, $10, R7
+	W14GROUP(17, V12, V13, V14, V15)
+	UBFX   $45, R13, $10, R7
+	W14GROUP(16, V16, V17, V18, V19)
+	UBFX   $53, R13, $10, R7
+	W14GROUP(17, V16, V17, V18, V19)
+	ADD    $64, R0
+	B      w14
+
+w14mix:
+	// The first block takes the general path of 4-byte characters.
+	SUB   $98, R4, R16
+	SUB   $44, R6, R17
+	SUB   $50, R4, R21
+	ADD   $8192, R22, R9
+	B     wfour
+
+w14end:
+	SUB   $98, R4, R16
+	SUB   $44, R6, R17
+	SUB   $50, R4, R21
+	ADD   $8192, R22, R9
+	// If the last block ends with a lead of 4 bytes, the next one, which
+	// holds its low surrogate, takes the path of 4-byte characters.
+	MOVBU -1(R0), R8
+	CMP   $0xF0, R8
+	BLO   wloop
+	CMP   R3, R0
+	BHI   wdone
+	CMP   R6, R2
+	BHI   wdone
+	VLD1  (R0), [V0.B16, V1.B16]
+	B     wfour
 
 wtwo:
 	WHALF2(V0, 0, V2, V8, V9, V16, 16)
