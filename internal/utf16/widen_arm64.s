@@ -920,8 +920,6 @@ TEXT ·narrowNEON(SB), NOSPLIT, $0-72
 	VMOVI $4, V17.B16
 	VMOVI $8, V18.B16
 	VMOVI $12, V19.B16
-	SUB   $32, R3, R16 // the last start of 2 blocks with 2 bytes after them
-	SUB   $64, R6, R17 // the last dst position with room for 2 blocks
 	MOVD  $0, R19
 
 nloop:
@@ -949,6 +947,8 @@ nsurr:
 	BHS   nsurrg
 	CMP   R19, R0
 	BLO   nsurrg
+	SUB   $32, R3, R16 // the last start of 2 blocks with 2 bytes after them
+	SUB   $64, R6, R17 // the last dst position with room for 2 blocks
 	CMP   R16, R0
 	BHI   nsurrg
 	ADD   R23<<1, R2, R8
