@@ -279,14 +279,18 @@ func TestRoom(t *testing.T) {
 }
 
 // TestWidenFourThenASCII checks each implementation against the
-// reference on text of ASCII and 4-byte characters, then ASCII alone, at
-// every offset and for every dst size up to 5 blocks' room, so that a
-// kernel that stops after a block whose last byte leads 4 bytes, before
-// one without any, is caught leaving out its low surrogate.
+// reference on text of ASCII and 4-byte characters, then ASCII alone
+// (after a 2- or 3-byte character or none), at every offset and for
+// every dst size up to 5 blocks' room, so that a kernel that stops
+// after a block whose last byte leads 4 bytes, before one without any,
+// is caught leaving out its low surrogate, and one that leaves a path
+// for those characters is caught if it does not restore what the next
+// blocks need.
 func TestWidenFourThenASCII(t *testing.T) {
 	four := strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437", 6)
-	for pad := range 16 {
-		src := []byte(strings.Repeat("b", pad) + four + strings.Repeat("c", 100))
+	for i := range 3 * 16 {
+		pad, mid := i%16, []string{"", "é", "日"}[i/16]
+		src := []byte(strings.Repeat("b", pad) + four + mid + strings.Repeat("c", 100))
 		for room := 0; room <= 5*Room; room++ {
 			for _, im := range impls {
 				if !im.Supported() {

@@ -128,24 +128,23 @@
 // planes that w14's table gathers from: m, the low bytes of ASCII
 // characters and of the high surrogates of 4-byte ones (in their lead's
 // lane), (b1<<2 | b2>>4&3) + C0; h, the high bytes of those, D7 + b0&7 +
-// (b1&30 != 0); and in the lane after a lead, e and g, the low and high
-// bytes of its low surrogate, b1<<6 | b2&3F and DC | b1>>2&3. It uses
-// V24 and V25.
+// (b1&30 != 0), which is b0 - 19 + (b1&30 != 0) for a lead F0..F7; and
+// in the lane after a lead, e and g, the low and high bytes of its low
+// surrogate, b1<<6 | b2&3F and DC | b1>>2&3. It wants 37 in V21 and 19
+// in V31 and uses V24 and V25.
 #define W14PLANES(b0, nb0, b1, b2, m, h, e, g) \
 	VUSHR  $4, b2.B16, m.B16        \
 	VSLI   $2, b1.B16, m.B16        \
 	VADD   V20.B16, m.B16, m.B16    \
 	CMHS(24, nb0, 26)               \
 	VBIF   V24.B16, b0.B16, m.B16   \
-	VAND   V22.B16, b0.B16, h.B16   \
-	VADD   V28.B16, h.B16, h.B16    \
+	VSUB   V31.B16, b0.B16, h.B16   \
 	VCMTST V27.B16, b1.B16, V25.B16 \
 	VSUB   V25.B16, h.B16, h.B16    \
 	VMOV   b2.B16, e.B16            \
 	VSLI   $6, b1.B16, e.B16        \
 	VUSHR  $2, b1.B16, g.B16        \
-	VAND   V30.B16, g.B16, g.B16    \
-	VORR   V29.B16, g.B16, g.B16
+	VSLI   $2, V21.B16, g.B16
 
 // W14GROUP stores the units in 8 bytes of text of 1- and 4-byte
 // characters, gathered by the entry of the table at Rtab (widen14Idx,
@@ -589,6 +588,8 @@ wfournext:
 	MOVD  $widen14Idx<>(SB), R16
 	ADD   $16384, R16, R17
 	MOVD  $widen14Len<>(SB), R21
+	VMOVI $0x37, V21.B16
+	VMOVI $0x19, V31.B16
 
 w14:
 	// Bytes b0 (V0..V3), b1 after them (V4..V7) and b2 after those
@@ -659,6 +660,8 @@ w14mix:
 	SUB   $44, R6, R17
 	SUB   $50, R4, R21
 	ADD   $8192, R22, R9
+	VMOVI $0xE0, V21.B16
+	VEOR  V31.B16, V31.B16, V31.B16
 	B     wfour
 
 w14end:
@@ -666,6 +669,8 @@ w14end:
 	SUB   $44, R6, R17
 	SUB   $50, R4, R21
 	ADD   $8192, R22, R9
+	VMOVI $0xE0, V21.B16
+	VEOR  V31.B16, V31.B16, V31.B16
 	// If the last block ends with a lead of 4 bytes, the next one, which
 	// holds its low surrogate, takes the path of 4-byte characters.
 	MOVBU -1(R0), R8
