@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -771,6 +772,27 @@ func diedOf(t *testing.T, cmd *exec.Cmd, sig syscall.Signal, stderr *bytes.Buffe
 	}
 }
 
+// skipIgnored skips a test of the signal sig where this process ignores
+// it, as under nohup: the command inherits that and, as it should, keeps
+// ignoring it, so that the run would not end.
+func skipIgnored(t *testing.T, sig syscall.Signal) {
+	t.Helper()
+	if signal.Ignored(sig) {
+		t.Skipf("%v is ignored where the test runs, as under nohup; the command keeps ignoring it", sig)
+	}
+}
+
+// waitSignalled waits for cmd, which was sent a signal, and kills it and
+// fails if it has not ended within a minute.
+func waitSignalled(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	timer := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
+	cmd.Wait()
+	if !timer.Stop() {
+		t.Fatalf("%q did not end within a minute of the signal", cmd.Args)
+	}
+}
+
 func TestEndToEndSignals(t *testing.T) {
 	bin := buildBinary(t)
 	big := bytes.Repeat([]byte("caf\xe9 au lait\n"), 16<<20/14)
@@ -778,6 +800,7 @@ func TestEndToEndSignals(t *testing.T) {
 		// -o with its input from a pipe, fed in part: the signal comes
 		// mid-way, whatever the speed of the machine.
 		t.Run("-o/"+sig.String(), func(t *testing.T) {
+			skipIgnored(t, sig)
 			dir := t.TempDir()
 			out := writeFile(t, dir, "out.txt", []byte("old\n"))
 			before := identify(t, out)
@@ -798,7 +821,7 @@ func TestEndToEndSignals(t *testing.T) {
 			}
 			waitTemp(t, dir, cmd)
 			cmd.Process.Signal(sig)
-			cmd.Wait()
+			waitSignalled(t, cmd)
 			diedOf(t, cmd, sig, &stderr)
 			if after := identify(t, out); after != before {
 				t.Errorf("out.txt changed: %+v; was %+v", after, before)
@@ -809,6 +832,7 @@ func TestEndToEndSignals(t *testing.T) {
 		// holds less than half of the result, so that the signal lands
 		// mid-way.
 		t.Run("-w/"+sig.String(), func(t *testing.T) {
+			skipIgnored(t, sig)
 			dir := t.TempDir()
 			var stderr bytes.Buffer
 			cmd := stopMidway(t, dir, big, &stderr, bin, "fix", "-w", "big.txt")
@@ -816,7 +840,7 @@ func TestEndToEndSignals(t *testing.T) {
 			before := identify(t, f)
 			cmd.Process.Signal(sig)
 			cmd.Process.Signal(syscall.SIGCONT)
-			cmd.Wait()
+			waitSignalled(t, cmd)
 			diedOf(t, cmd, sig, &stderr)
 			if after := identify(t, f); after != before {
 				t.Errorf("big.txt changed: inode %d, %d bytes; was %d, %d", after.ino, len(after.data), before.ino, len(before.data))
@@ -862,6 +886,7 @@ func TestEndToEndSignals(t *testing.T) {
 	// shell may end the script itself, so that one is left out.)
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run("shell/"+sig.String(), func(t *testing.T) {
+			skipIgnored(t, sig)
 			dir := t.TempDir()
 			pr, pw, err := os.Pipe()
 			if err != nil {
@@ -886,7 +911,7 @@ func TestEndToEndSignals(t *testing.T) {
 				t.Skipf("cannot find the shell's child in %s: %v %v", children, err, serr)
 			}
 			syscall.Kill(pid, sig)
-			cmd.Wait()
+			waitSignalled(t, cmd)
 			if want := fmt.Sprintf("status %d\n", 128+int(sig)); stdout.String() != want {
 				t.Errorf("the shell printed %q; want %q", stdout.String(), want)
 			}
