@@ -162,9 +162,9 @@ func BMPOnly() Option {
 // the AVX2 and AVX-512 kernels on amd64 and the NEON kernels on arm64
 // count newlines in the pass that validates (and copies), where the policy
 // is not [OPTU8] and no [NoNUL], [BMPOnly] or [WTF8] is given; elsewhere
-// the count is a second pass (bytes.Count). Off by default, when Line and Column are 0 and nothing is
-// counted. The count is of UTF-8 input: for UTF-16 and UTF-32 input Line
-// and Column stay 0.
+// the count is a second pass (bytes.Count). Off by default, when Line and
+// Column are 0 and nothing is counted. The count is of UTF-8 input: for
+// UTF-16 and UTF-32 input Line and Column stay 0.
 func Lines() Option {
 	return func(o *options) { o.lines = true }
 }
