@@ -257,10 +257,6 @@ func swap16(x uint64) uint64 {
 	return x>>8&0x00FF00FF00FF00FF | x&0x00FF00FF00FF00FF<<8
 }
 
-// narrow16 writes the UTF-8 of the valid UTF-16 at the start of src to
-// dst, as far as both allow: whole code points only, and no lone
-// surrogate, unit cut short, or unit in stopLo..stopLo+stopN-1, where it
-// stops. It returns the bytes written and read.
 // narrowWindow is how much UTF-16BE narrowBig swaps at a time.
 const narrowWindow = 4 << 10
 
@@ -282,6 +278,10 @@ func narrowBig(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
 	}
 }
 
+// narrow16 writes the UTF-8 of the valid UTF-16 at the start of src to
+// dst, as far as both allow: whole code points only, and no lone
+// surrogate, unit cut short, or unit in stopLo..stopLo+stopN-1, where it
+// stops. It returns the bytes written and read.
 func narrow16(dst, src []byte, big bool, stopLo, stopN uint32) (nd, ns int) {
 	lo, hi := 0, 1
 	if big {
