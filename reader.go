@@ -124,7 +124,7 @@ func (rd *Reader) Reset(r io.Reader) {
 }
 
 // Stats returns the counts of ill-formed input read so far.
-func (rd *Reader) Stats() Stats { return rd.t.stats }
+func (rd *Reader) Stats() Stats { return rd.t.Stats() }
 
 // Read implements [io.Reader]. If a call of Read or WriteTo panicked (an
 // [OnInvalid] function, or the underlying reader), every later call returns

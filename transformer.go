@@ -29,24 +29,18 @@ const spanChunk = 16 << 10
 //
 // A Transformer is not safe for concurrent use.
 type Transformer struct {
-	c     core
-	off   int64 // bytes consumed since the start of the stream
-	stats Stats
+	c core
 	streamState
-	// broken is set while the OnInvalid function runs, and stays set if
-	// it panics: the stream cannot go on.
-	broken bool
-	// slowReset is set when Reset must call mend: with Lines, and once
-	// the OnInvalid function has run, which may have panicked.
-	slowReset bool
-	// lines is set with Lines, where t counts newlines (in c.o.ln).
-	lines bool
 }
 
-// streamState is the state of a Transformer that Reset clears, apart from
-// the offset and the Stats: one store, which keeps Reset small enough to
-// be inlined.
+// streamState is the state of a Transformer that Reset clears: one store,
+// which keeps Reset small enough to be inlined.
 type streamState struct {
+	off int64 // bytes consumed since the start of the stream
+	// stats are the Stats, but for First, which holds no meaning while
+	// Subparts is 0 (Stats reports -1 then), so that zero values start
+	// a stream.
+	stats Stats
 	dense bool // the last valid run was short, so errors are dense: a hint for speed
 	// inRun is set when valid input has been consumed since the last
 	// ill-formed unit (or the start of the stream), so that a span of 0
@@ -55,6 +49,9 @@ type streamState struct {
 	// detected is the form that DetectBOM found a byte order mark of,
 	// or formUTF8 before it found one; see inForm.
 	detected form
+	// broken is set while the OnInvalid function runs, and stays set if
+	// it panics: the stream cannot go on.
+	broken bool
 }
 
 // inForm returns the form of the rest of the input: the one DetectBOM
@@ -98,8 +95,6 @@ func (t *Transformer) init(p Policy, opts []Option) {
 
 // start readies t for its first stream once its core is set up.
 func (t *Transformer) start() {
-	t.lines = t.c.o.lines
-	t.slowReset = t.lines
 	t.Reset()
 }
 
@@ -107,36 +102,36 @@ func (t *Transformer) start() {
 // [Stats], so that t can start a new stream. It also clears the error a
 // panic of the [OnInvalid] function left.
 func (t *Transformer) Reset() {
-	t.off = 0
-	t.stats = Stats{First: -1}
-	t.streamState = streamState{}
-	if t.slowReset {
+	if t.broken {
 		t.mend()
+	}
+	t.streamState = streamState{}
+	if t.c.o.lines {
+		t.c.o.ln = lineCount{}
 	}
 }
 
-// mend clears the line count and what a panic of the OnInvalid function
-// left. It is kept out of Reset, and never inlined into it, so that Reset
+// mend restores the paths that a panic of the OnInvalid function turned
+// off. It is kept out of Reset, and never inlined into it, so that Reset
 // inlines: a benchmark or server that resets a Transformer for each short
 // input pays for the call otherwise.
 //
 //go:noinline
 func (t *Transformer) mend() {
-	if t.lines {
-		t.c.o.ln = lineCount{}
-	}
-	if t.broken {
-		t.broken = false
-		t.c.setPaths()
-	}
-	t.slowReset = t.lines
+	t.c.setPaths()
 }
 
 // Offset returns how many bytes of the stream t has consumed.
 func (t *Transformer) Offset() int64 { return t.off }
 
 // Stats returns the counts of ill-formed input consumed so far.
-func (t *Transformer) Stats() Stats { return t.stats }
+func (t *Transformer) Stats() Stats {
+	s := t.stats
+	if s.Subparts == 0 {
+		s.First = -1
+	}
+	return s
+}
 
 // Policy returns the policy t applies.
 func (t *Transformer) Policy() Policy { return t.c.policy }
@@ -210,7 +205,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 		if t.broken {
 			return 0, 0, errPanicked
 		}
-		if t.lines && t.c.plain && !t.dense && !t.c.o.stripBOM && t.c.o.base == formUTF8 && len(dst) >= len(src) && len(src) <= spanChunk {
+		if t.c.o.lines && t.c.plain && !t.dense && !t.c.o.stripBOM && t.c.o.base == formUTF8 && len(dst) >= len(src) && len(src) <= spanChunk {
 			// The short path above, for Lines, which counts what it
 			// copies in the same pass. The kernel is called from this
 			// frame, as above.
@@ -253,7 +248,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 // of its own so that Transform's short path keeps a small frame.
 func (t *Transformer) transform(dst, src []byte, atEOF bool, nDst, nSrc int) (_, _ int, err error) {
 	for nSrc < len(src) {
-		if t.lines {
+		if t.c.o.lines {
 			// The chunk before nSrc, while it is in cache.
 			t.lineTo(src, t.off, nSrc)
 		}
@@ -280,7 +275,7 @@ func (t *Transformer) transform(dst, src []byte, atEOF bool, nDst, nSrc int) (_,
 		} else if !t.dense && len(dst)-nDst >= len(chunk) {
 			// Validate and copy in one pass.
 			var v int
-			if t.lines && t.c.plain {
+			if t.c.o.lines && t.c.plain {
 				v = t.copyLines(dst[nDst:], src[:nSrc+len(chunk)], nSrc)
 			} else {
 				v = t.c.copySpan(dst[nDst:], chunk)
@@ -326,7 +321,7 @@ func (t *Transformer) transform(dst, src []byte, atEOF bool, nDst, nSrc int) (_,
 			if !atEOF {
 				end = nSrc + unitsEnd(src[nSrc:])
 			}
-			if t.lines {
+			if t.c.o.lines {
 				t.lineTo(src, t.off, nSrc)
 			}
 			var c repair.Counts
@@ -338,7 +333,7 @@ func (t *Transformer) transform(dst, src []byte, atEOF bool, nDst, nSrc int) (_,
 				continue
 			}
 		}
-		if t.lines {
+		if t.c.o.lines {
 			t.lineTo(src, t.off, nSrc)
 		}
 		nd, ns, uerr := t.step(dst[nDst:], src[nSrc:], atEOF, nSrc)
@@ -356,7 +351,7 @@ func (t *Transformer) transform(dst, src []byte, atEOF bool, nDst, nSrc int) (_,
 // advance moves the stream offset over the first n bytes of src, the
 // input from the stream offset on, and with Lines counts their newlines.
 func (t *Transformer) advance(src []byte, n int) {
-	if t.lines {
+	if t.c.o.lines {
 		t.lineTo(src, t.off, n)
 	}
 	t.off += int64(n)
@@ -411,7 +406,7 @@ func (t *Transformer) lineTo(src []byte, base int64, end int) {
 // position returns the Line and Column of an Error at stream offset off,
 // up to which lineTo has counted; 0 and 0 without Lines.
 func (t *Transformer) position(off int64) (line, col int64) {
-	if !t.lines || t.inForm() != formUTF8 {
+	if !t.c.o.lines || t.inForm() != formUTF8 {
 		return 0, 0 // Lines counts newline bytes of UTF-8 input only
 	}
 	return t.c.o.ln.newlines + 1, off - t.c.o.ln.start + 1
@@ -509,7 +504,7 @@ func (t *Transformer) record(off int64, b []byte) {
 // returns errPanicked from the general path.
 func (t *Transformer) callback(off int64, b []byte) {
 	c := t.c
-	t.broken, t.slowReset, t.c.quick, t.c.plainSpan = true, true, false, false
+	t.broken, t.c.quick, t.c.plainSpan = true, false, false
 	e := Error{Offset: off, Bytes: bytes.Clone(b), Form: t.enc()}
 	e.Line, e.Column = t.position(off)
 	t.c.o.onInvalid(e)
@@ -541,7 +536,7 @@ func (t *Transformer) recorder(src []byte, pos int) func(off, n int) {
 // repairer found, where src's position in the chunk is pos.
 func (t *Transformer) recordIn(src []byte, pos, off, n int) {
 	base := t.off + int64(pos)
-	if t.lines {
+	if t.c.o.lines {
 		t.lineTo(src, base, off)
 	}
 	t.record(base+int64(off), src[off:off+n])
@@ -558,7 +553,7 @@ func (t *Transformer) count(pos int, c *repair.Counts) {
 	if c.Subparts == 0 {
 		return
 	}
-	if t.stats.First < 0 {
+	if t.stats.Subparts == 0 {
 		t.stats.First = t.off + int64(pos+c.First)
 	}
 	t.stats.Subparts += int64(c.Subparts)
@@ -646,7 +641,7 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 			}
 			return 0, transform.ErrEndOfSpan
 		}
-		if t.lines && t.c.plain && !t.dense {
+		if t.c.o.lines && t.c.plain && !t.dense {
 			// As in Transform's short path for Lines, with the kernel
 			// called from this frame.
 			var lines, end, last int
@@ -657,7 +652,7 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 				n, lines, last = valid.PrefixLinesFinish(src, n, lines, end, last)
 			}
 			t.counted(src, 0, n, lines, last)
-		} else if t.lines {
+		} else if t.c.o.lines {
 			n = t.spanLines(src)
 		} else {
 			n = t.c.span(src, t.dense)

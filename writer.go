@@ -101,7 +101,7 @@ func (wr *Writer) Reset(w io.Writer) {
 }
 
 // Stats returns the counts of ill-formed input written so far.
-func (wr *Writer) Stats() Stats { return wr.t.stats }
+func (wr *Writer) Stats() Stats { return wr.t.Stats() }
 
 // Write implements [io.Writer]. Its output, with that of the bytes an
 // earlier Write left unfinished, reaches the underlying writer in one call
@@ -415,13 +415,12 @@ func (wr *Writer) written(src []byte, m int) int {
 // output depends on t's state only where a byte order mark is to be
 // stripped, at the start of the stream, and no stretch starts there.
 func stretchWritten(t Transformer, src []byte, m int) int {
-	if t.c.o.onInvalid != nil {
+	if t.c.o.onInvalid != nil || t.c.o.lines {
+		// Its offset is not the stretch's: it counts no lines.
 		o := *t.c.o
-		o.onInvalid = nil
+		o.onInvalid, o.lines = nil, false
 		t.c.o = &o
 	}
-	// Its offset is not the stretch's: it counts no lines.
-	t.lines = false
 	if t.inForm() != formUTF8 {
 		// A Transform into m bytes writes the units whose output fits,
 		// and takes their input.
