@@ -16,14 +16,14 @@
 	LEAQ -64(DX), R9  // start of the last whole pair of blocks; may be negative
 	LEAQ -128(DX), R8 // start of the last run of four blocks; may be negative
 
-	SETUP2 // Y7: the last block's unfinished sequence, if any
+	SETUP2
 
 	// The first block has nothing before it: shift zeros in.
 	VMOVDQU    (SI), Y0
 	STORE2(Y0, 0)
 	VPMOVMSKB  Y0, CX
 	TESTL      CX, CX
-	JZ         ascii
+	JZ         asciiFirst
 	FIRST2
 	JMP        check
 
@@ -49,7 +49,6 @@ loop:
 	VPOR      Y4, Y5, Y6
 	VPTEST    Y6, Y6
 	JNZ       foundPair
-	VPSUBUSB  Y8, Y9, Y7
 	ACC2PAIR
 	ADDQ      $64, AX
 	JMP       loop
@@ -66,8 +65,8 @@ foundPair:
 asciiPair:
 	// Two ASCII blocks are well-formed unless the block before them
 	// ended inside a sequence.
-	VPTEST Y7, Y7
-	JNZ    done
+	UNFINISHED2(-32(SI)(AX*1))
+	JNZ done
 	ACC2PAIR
 	ADDQ   $64, AX
 	JMP    runEntry
@@ -86,7 +85,6 @@ check:
 	CHECK2
 	VPTEST   Y4, Y4
 	JNZ      found
-	VPSUBUSB Y8, Y0, Y7
 	ACC2(Y0, 32(AX))
 	ADDQ     $32, AX
 	JMP      loop
@@ -94,11 +92,12 @@ check:
 ascii:
 	// An ASCII block is well-formed unless the block before it ended
 	// inside a sequence.
-	VPTEST Y7, Y7
-	JNZ    done
+	UNFINISHED2(-32(SI)(AX*1))
+	JNZ done
+
+asciiFirst:
 	ACC2(Y0, 32(AX))
 	ADDQ   $32, AX
-	VPXOR  Y7, Y7, Y7
 
 runEntry:
 	RUN2
@@ -129,15 +128,14 @@ tail:
 	CHECK2
 	VPTEST   Y4, Y4
 	JNZ      found
-	VPSUBUSB Y8, Y0, Y7
 	TAIL2
 
 end:
 	// All of p holds no error; it is well-formed unless it ends inside a
 	// sequence. If it does, report one byte less: the caller backs up.
-	MOVQ   DX, AX
-	VPTEST Y7, Y7
-	JZ     done
+	MOVQ DX, AX
+	UNFINISHED2(-32(SI)(DX*1))
+	JZ   done
 	DECQ   AX
 	JMP    done
 

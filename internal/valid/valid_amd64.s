@@ -100,6 +100,15 @@ none:                                 \
 	VMOVDQU -2(SI)(AX*1), Y2 \
 	VMOVDQU -3(SI)(AX*1), Y3
 
+// UNFINISHED2 sets ZF, and leaves Y7 clear, unless the 32-byte block at
+// addr ends inside a sequence (a lead in its last 3 bytes that needs more
+// bytes than are left). The loops test the block
+// before an ASCII block only where they meet one.
+#define UNFINISHED2(addr) \
+	VMOVDQU  addr, Y7     \
+	VPSUBUSB Y8, Y7, Y7   \
+	VPTEST   Y7, Y7
+
 // FOUND2 adds to AX the offset of the first byte that Y4 flags.
 #define FOUND2 \
 	VPXOR     Y5, Y5, Y5  \
