@@ -8,13 +8,16 @@
 // group at the end of the one before. Runs of 3-byte characters widen
 // from LD3's byte planes and blocks of 3-byte units narrow to ST3's.
 // Text of ASCII and 3-byte characters widens two blocks at a time with
-// indexes looked up by 9 start bits, which tell each character's length.
+// indexes looked up by 9 start bits, which tell each character's length;
+// text of ASCII and 4-byte characters, 64 bytes a step, four steps a
+// loop, with 10 start bits of each 8 bytes, which LD4, CMGE, SRI and
+// SHRN make for all 64, and which also find a character of 2 or 3 bytes.
 // A lone surrogate stops narrowNEON. UTF-16 of ASCII and surrogate
 // pairs narrows two blocks at a time, each unit's bytes gathered from
 // four planes by indexes looked up by which units are high surrogates.
 //
-// Go's assembler has no UMAXV, CMHS, CMGE, CMHI or LDR (register, LSL
-// #4) for Q registers, which are WORD encodings here.
+// Go's assembler has no UMAXV, CMHS, CMGE, CMHI, SHRN or LDR (register,
+// LSL #4) for Q registers, which are WORD encodings here.
 
 #include "textflag.h"
 
@@ -655,16 +658,16 @@ wfournext:
 	ADD   $2, R0, R15
 
 w14count:
-	// R20: the pairs of steps that src and dst have room for, each 130
-	// bytes of src and 256 of dst.
-	SUB   $64, R25, R7
+	// R20: the runs of 4 steps that src and dst have room for, each 258
+	// bytes of src and 512 of dst.
+	SUB   $192, R25, R7
 	SUBS  R0, R7, R7
 	BLT   w14one
-	SUB   $128, R24, R8
+	SUB   $384, R24, R8
 	SUBS  R2, R8, R8
 	BLT   w14one
-	LSR   $7, R7, R7
-	LSR   $8, R8, R8
+	LSR   $8, R7, R7
+	LSR   $9, R8, R8
 	CMP   R8, R7
 	CSEL  LO, R7, R8, R20
 	ADD   $1, R20
@@ -672,18 +675,21 @@ w14count:
 w14:
 	W14STEP(R13, R9)
 	W14STEP(R9, R13)
+	W14STEP(R13, R9)
+	W14STEP(R9, R13)
 	SUBS  $1, R20
 	BNE   w14
 	B     w14count
 
 w14one:
-	// One more step if src and dst have room for it.
+	// The rest a step at a time, while src and dst have room.
 	CMP   R25, R0
 	BHI   w14end
 	CMP   R24, R2
 	BHI   w14end
 	W14STEP(R13, R9)
-	B     w14end
+	MOVD  R13, R9
+	B     w14one
 
 w14bad:
 	// The step writes nothing: the general path takes its first block.
