@@ -115,13 +115,14 @@ func UTF16NEON() File {
 	// widen14Idx: for text of 1- and 4-byte characters only, by the 10
 	// bits that mark the bytes that start a character among the byte
 	// before 8, those 8 and the byte after them (bit 0 for the byte
-	// before), the indexes into a half block's 16 first units and their
-	// high bytes and 16 second units and their high bytes that gather the
-	// units in the 8 bytes: an ASCII character's (the first unit's low
-	// byte) where the byte after it starts one; the high surrogate of a
-	// 4-byte one, in the first, where it does not; its low surrogate, in
-	// the second, in the byte after its lead. For the half's first 8
-	// bytes; widen14Idx+16384 the same for its last 8.
+	// before), the indexes into a half block's 16 low bytes of first
+	// units, their 16 high bytes, and the 16 high and 16 low bytes of
+	// second units that gather the units in the 8 bytes: an ASCII
+	// character's (the first unit's low byte) where the byte after it
+	// starts one; the high surrogate of a 4-byte one, in the first, where
+	// it does not; its low surrogate, in the second, in the byte after its
+	// lead. For the half's first 8 bytes; widen14Idx+16384 the same for
+	// its last 8.
 	widen14Idx := fill(0xFF, 2*1024*16)
 	widen14Len := make([]byte, 1024)
 	for half := range 2 {
@@ -139,7 +140,7 @@ func UTF16NEON() File {
 					e[n], e[n+1] = j, 16+j
 					n += 2
 				case before:
-					e[n], e[n+1] = 32+j, 48+j
+					e[n], e[n+1] = 48+j, 32+j
 					n += 2
 				}
 			}
@@ -225,7 +226,7 @@ func UTF16NEON() File {
 					"bytes of UTF-8, those 8 and the byte after them (bit 0 for the byte\n" +
 					"before), holds the TBL indexes that gather the units in the 8 bytes\n" +
 					"from a half block's 16 low and 16 high bytes of first units and 16\n" +
-					"low and 16 high bytes of second units: an ASCII character's low byte\n" +
+					"high and 16 low bytes of second units: an ASCII character's low byte\n" +
 					"where the byte after it starts one; a 4-byte character's high\n" +
 					"surrogate, the first unit, where it does not; and its low surrogate,\n" +
 					"the second, in the byte after its lead. For the half's first 8 bytes;\n" +

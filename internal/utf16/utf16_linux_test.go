@@ -22,6 +22,7 @@ func TestPageBoundary(t *testing.T) {
 		strings.Repeat("\u4e2d", 200),
 		strings.Repeat("\u4e2d", 200) + "ab",
 		strings.Repeat("\U0001F600a", 100),
+		strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437, ", 30),
 		strings.Repeat("a\u00e9\u4e2d\u0436\uef80", 40),
 	} {
 		wide := le(utf16.Encode([]rune(s)))
@@ -77,6 +78,7 @@ func TestRoomPageEnd(t *testing.T) {
 	for _, s := range []string{
 		strings.Repeat("abcdefgh", 40),
 		strings.Repeat("a\u00e9\u4e2d\u0436 \U0001F600", 20),
+		strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437", 20),
 	} {
 		src := []byte(s)
 		wide := le(utf16.Encode([]rune(s)))

@@ -306,3 +306,60 @@ func TestWidenFourThenASCII(t *testing.T) {
 		}
 	}
 }
+
+// TestWidenFour checks each implementation against the reference on text
+// of ASCII and 4-byte characters, which the NEON kernel takes 64 bytes a
+// step, for dst sizes that end in each of its first blocks and its last
+// ones: after an ASCII run of every length up to a step, so that a 4-byte
+// character starts in every lane of a step and across every block edge;
+// with a character of 2 or 3 bytes put in at every character of it, and
+// with one in the byte before such text starts, after a block of 4-byte
+// characters (with -short, fewer dst sizes).
+func TestWidenFour(t *testing.T) {
+	four := strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437\U0001F600\U0010FFFF.\U00010000", 5)
+	var srcs []string
+	for pad := range 64 {
+		srcs = append(srcs, strings.Repeat("b", pad)+four)
+	}
+	for i := 0; i <= len(four); i++ {
+		if i < len(four) && !utf8.RuneStart(four[i]) {
+			continue
+		}
+		for _, mid := range []string{"é", "\u07FF", "日", "\uFFFF"} {
+			srcs = append(srcs, four[:i]+mid+four[i:])
+		}
+	}
+	for pad := range 40 {
+		for _, mid := range []string{"é", "日"} {
+			srcs = append(srcs, "\U0001F600"+strings.Repeat("b", pad)+mid+four)
+		}
+	}
+	step := 1
+	if testing.Short() {
+		step = 5
+	}
+	for k, s := range srcs {
+		src := []byte(s)
+		end, _ := widenGeneric(make([]byte, 3*len(src)), src)
+		rooms := []int{3 * len(src)}
+		for r := (k % step); r <= 3*Room; r += step {
+			rooms = append(rooms, r, end-r)
+		}
+		for _, room := range rooms {
+			if room < 0 {
+				continue
+			}
+			for _, im := range impls {
+				if !im.Supported() {
+					continue
+				}
+				dst, want := make([]byte, room), make([]byte, room)
+				nd, ns := im.widen(dst, src)
+				wnd, wns := widenGeneric(want, src)
+				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
+					t.Fatalf("%s room %d (%q): %d, %d; generic %d, %d", im.Name, room, src, nd, ns, wnd, wns)
+				}
+			}
+		}
+	}
+}

@@ -8,13 +8,16 @@
 // group at the end of the one before. Runs of 3-byte characters widen
 // from LD3's byte planes and blocks of 3-byte units narrow to ST3's.
 // Text of ASCII and 3-byte characters widens two blocks at a time with
-// indexes looked up by 9 start bits, which tell each character's length.
+// indexes looked up by 9 start bits, which tell each character's length;
+// text of ASCII and 4-byte characters, 64 bytes a step, four steps a
+// loop, with 10 start bits of each 8 bytes, which LD4, CMGE, SRI and
+// SHRN make for all 64, and which also find a character of 2 or 3 bytes.
 // A lone surrogate stops narrowNEON. UTF-16 of ASCII and surrogate
 // pairs narrows two blocks at a time, each unit's bytes gathered from
 // four planes by indexes looked up by which units are high surrogates.
 //
-// Go's assembler has no UMAXV, CMHS, CMGE, CMHI or LDR (register, LSL
-// #4) for Q registers, which are WORD encodings here.
+// Go's assembler has no UMAXV, CMHS, CMGE, CMHI, SHRN or LDR (register,
+// LSL #4) for Q registers, which are WORD encodings here.
 
 #include "textflag.h"
 
@@ -125,36 +128,94 @@
 
 // W14PLANES sets, for 16 bytes b0 of text of 1- and 4-byte characters
 // (register number nb0) with the bytes after them in b1 and b2, the
-// planes that w14's table gathers from: m, the low bytes of ASCII
-// characters and of the high surrogates of 4-byte ones (in their lead's
-// lane), (b1<<2 | b2>>4&3) + C0; h, the high bytes of those, D7 + b0&7 +
-// (b1&30 != 0), which is b0 - 19 + (b1&30 != 0) for a lead F0..F7; and
-// in the lane after a lead, e and g, the low and high bytes of its low
-// surrogate, b1<<6 | b2&3F and DC | b1>>2&3. It wants 37 in V21 and 19
-// in V31 and uses V24 and V25.
-#define W14PLANES(b0, nb0, b1, b2, m, h, e, g) \
-	VUSHR  $4, b2.B16, m.B16        \
-	VSLI   $2, b1.B16, m.B16        \
-	VADD   V20.B16, m.B16, m.B16    \
-	CMHS(24, nb0, 26)               \
-	VBIF   V24.B16, b0.B16, m.B16   \
-	VSUB   V31.B16, b0.B16, h.B16   \
-	VCMTST V27.B16, b1.B16, V25.B16 \
-	VSUB   V25.B16, h.B16, h.B16    \
-	VMOV   b2.B16, e.B16            \
-	VSLI   $6, b1.B16, e.B16        \
-	VUSHR  $2, b1.B16, g.B16        \
-	VSLI   $2, V21.B16, g.B16
+// planes that w14's table gathers from, each straight from the bytes
+// with q = b1-10 (V16): m, the low bytes of ASCII characters and of the
+// high surrogates of 4-byte ones (in their lead's lane), q<<2 | b2>>4&3;
+// h, the high bytes of those, b0-19 + q>>7, that is D7 + b0&7, and 1
+// more where b1 is 90 or more (where b1>>4&3, the low 2 bits of the
+// plane, is not 0, so that taking 1 from the plane borrows nothing from
+// b0&7); and in the lane after a lead, g and e, the high and low bytes of
+// its low surrogate, DC | b1>>2&3 and b1<<6 | b2&3F, which it makes in
+// b2's register. It wants 37 in V21, 19 in V31, 10 in V27 and F0 in V26,
+// and uses V16 and V17.
+#define W14PLANES(b0, nb0, b1, b2, m, h, g) \
+	VSUB  V27.B16, b1.B16, V16.B16 \
+	VUSHR $4, b2.B16, m.B16        \
+	VSLI  $2, V16.B16, m.B16       \
+	CMHS(17, nb0, 26)              \
+	VBIF  V17.B16, b0.B16, m.B16   \
+	VSUB  V31.B16, b0.B16, h.B16   \
+	VUSRA $7, V16.B16, h.B16       \
+	VUSHR $2, b1.B16, g.B16        \
+	VSLI  $2, V21.B16, g.B16       \
+	VSLI  $6, b1.B16, b2.B16
 
 // W14GROUP stores the units in 8 bytes of text of 1- and 4-byte
 // characters, gathered by the entry of the table at Rtab (widen14Idx,
-// whose key is in R7) from the planes of W14PLANES, and advances R2 past
-// them.
-#define W14GROUP(tab, m, h, e, g) \
+// whose key is in R7) from the planes of W14PLANES, m, h, g and e (four
+// registers in a row), and advances R2 past them.
+#define W14GROUP(tab, m, h, g, e) \
 	LDRQ(24, tab, 7)                                      \
-	VTBL V24.B16, [m.B16, h.B16, e.B16, g.B16], V25.B16 \
+	VTBL V24.B16, [m.B16, h.B16, g.B16, e.B16], V25.B16 \
 	MOVBU (R21)(R7), R8                                   \
 	VST1.P [V25.B16], (R2)(R8)
+
+// SHRN4(d, n) is SHRN Vd.8B, Vn.8H, #4.
+#define SHRN4(d, n) WORD $(0x0F0C8400 | (n)<<5 | (d))
+
+// W14STEP widens the 64 bytes at R0 (text of 1- and 4-byte characters)
+// with the bytes after them at R12 (R0+1) and R15 (R0+2), and advances
+// R0, R12 and R15 by 64 and R2 past the units; or, if a character of 2 or
+// 3 bytes starts in the byte before them or in their first 63, it writes
+// nothing and goes to w14bad (R0 64 on). The start bits of bytes 2 to 65
+// (bit i for byte i+2) go to t, from LD4's planes of bytes 4j+2 to 4j+5,
+// whose top bits SRI packs into nibble j; p holds those of the step
+// before (bits 61 to 63 for the byte before and bytes 0 and 1), and R14
+// gets those of bytes -1 to 62. A character of 2 or 3 bytes is a start
+// followed by a byte that starts none and then, one or two bytes on, a
+// byte that does.
+#define W14STEP(t, p) \
+	VLD4   (R15), [V16.B16, V17.B16, V18.B16, V19.B16]   \
+	VLD1.P 64(R15), [V8.B16, V9.B16, V10.B16, V11.B16]   \
+	VLD1.P 64(R12), [V12.B16, V13.B16, V14.B16, V15.B16] \
+	VLD1.P 64(R0), [V0.B16, V1.B16, V2.B16, V3.B16]      \
+	CMGE(16, 16, 20)                                     \
+	CMGE(17, 17, 20)                                     \
+	CMGE(18, 18, 20)                                     \
+	CMGE(19, 19, 20)                                     \
+	VSRI   $1, V16.B16, V17.B16                          \
+	VSRI   $1, V18.B16, V19.B16                          \
+	VSRI   $2, V17.B16, V19.B16                          \
+	VSRI   $4, V19.B16, V19.B16                          \
+	SHRN4(19, 19)                                        \
+	VMOV   V19.D[0], t                                   \
+	EXTR   $61, p, t, R14                                \
+	EXTR   $62, p, t, R7                                 \
+	EXTR   $63, p, t, R8                                 \
+	ORR    t, R8, R8                                     \
+	AND    R14, R8, R8                                   \
+	BICS   R7, R8, R8                                    \
+	BNE    w14bad                                        \
+	W14PLANES(V0, 0, V12, V8, V5, V6, V7)                \
+	AND    $0x3FF, R14, R7                               \
+	W14GROUP(16, V5, V6, V7, V8)                         \
+	UBFX   $5, t, $10, R7                                \
+	W14GROUP(17, V5, V6, V7, V8)                         \
+	W14PLANES(V1, 1, V13, V9, V6, V7, V8)                \
+	UBFX   $13, t, $10, R7                               \
+	W14GROUP(16, V6, V7, V8, V9)                         \
+	UBFX   $21, t, $10, R7                               \
+	W14GROUP(17, V6, V7, V8, V9)                         \
+	W14PLANES(V2, 2, V14, V10, V7, V8, V9)               \
+	UBFX   $29, t, $10, R7                               \
+	W14GROUP(16, V7, V8, V9, V10)                        \
+	UBFX   $37, t, $10, R7                               \
+	W14GROUP(17, V7, V8, V9, V10)                        \
+	W14PLANES(V3, 3, V15, V11, V8, V9, V10)              \
+	UBFX   $45, t, $10, R7                               \
+	W14GROUP(16, V8, V9, V10, V11)                       \
+	UBFX   $53, t, $10, R7                               \
+	W14GROUP(17, V8, V9, V10, V11)
 
 // WGATHER stores the units of the characters that start in the block,
 // from the low and high bytes in V8..V11 and the start bits in V16 and
@@ -566,115 +627,113 @@ wfourgather:
 	B     wloop
 
 wfournext:
-	// Text of 1- and 4-byte characters goes on two blocks at a time
-	// (w14) where src and dst have room for both. R9: the start bits of
-	// the byte before and the first two, bit 0 for the byte before.
+	// Text of 1- and 4-byte characters goes on 64 bytes a step (w14)
+	// where src and dst have room for it. R9: bit 61 set if the byte
+	// before leads 4 bytes (whose low surrogate lane 0 holds; a lead of 2
+	// or 3 bytes there is written already), bits 62 and 63 the start
+	// bits of bytes 0 and 1.
 	CMP   R25, R0
 	BHI   wfour1
 	CMP   R24, R2
 	BHI   wfour1
 	MOVBU -1(R0), R7
+	CMP   $0xF0, R7
+	CSET  HS, R9
 	MOVHU (R0), R8
-	ORR   R8<<8, R7, R7
-	EOR   $0x808080, R7
-	TST   $0xC0, R7
-	CSET  NE, R9
-	TST   $0xC000, R7
-	CSET  NE, R8
-	ORR   R8<<1, R9, R9
-	TST   $0xC00000, R7
-	CSET  NE, R8
-	ORR   R8<<2, R9, R9
+	EOR   $0x8080, R8
+	TST   $0xC0, R8
+	CSET  NE, R7
+	ORR   R7<<1, R9, R9
+	TST   $0xC000, R8
+	CSET  NE, R7
+	ORR   R7<<2, R9, R9
+	LSL   $61, R9, R9
 	MOVD  $widen14Idx<>(SB), R16
 	ADD   $16384, R16, R17
 	MOVD  $widen14Len<>(SB), R21
 	VMOVI $0x37, V21.B16
 	VMOVI $0x19, V31.B16
+	VMOVI $0x10, V27.B16
+	ADD   $1, R0, R12
+	ADD   $2, R0, R15
+
+w14count:
+	// R20: the runs of 4 steps that src and dst have room for, each 258
+	// bytes of src and 512 of dst.
+	SUB   $192, R25, R7
+	SUBS  R0, R7, R7
+	BLT   w14one
+	SUB   $384, R24, R8
+	SUBS  R2, R8, R8
+	BLT   w14one
+	LSR   $8, R7, R7
+	LSR   $9, R8, R8
+	CMP   R8, R7
+	CSEL  LO, R7, R8, R20
+	ADD   $1, R20
 
 w14:
-	// Bytes b0 (V0..V3), b1 after them (V4..V7) and b2 after those
-	// (V8..V11) of two blocks. Stop where one has a lead of 2 or 3 bytes.
-	CMP    R25, R0
-	BHI    w14end
-	CMP    R24, R2
-	BHI    w14end
-	ADD    $1, R0, R8
-	ADD    $2, R0, R7
-	VLD1   (R0), [V0.B16, V1.B16, V2.B16, V3.B16]
-	VLD1   (R8), [V4.B16, V5.B16, V6.B16, V7.B16]
-	VLD1   (R7), [V8.B16, V9.B16, V10.B16, V11.B16]
-	VSUB   V20.B16, V0.B16, V12.B16
-	VSUB   V20.B16, V1.B16, V13.B16
-	VSUB   V20.B16, V2.B16, V14.B16
-	VSUB   V20.B16, V3.B16, V15.B16
-	VUMIN  V13.B16, V12.B16, V12.B16
-	VUMIN  V15.B16, V14.B16, V14.B16
-	VUMIN  V14.B16, V12.B16, V12.B16
-	UMINVB(12, 12)
-	VMOV   V12.B[0], R8
-	CMP    $0x30, R8
-	BLO    w14mix
-	// Start bits: R13 of bytes 2 to 65, R14 of the byte before and 0
-	// to 62.
-	CMGE(12, 8, 20)
-	CMGE(13, 9, 20)
-	CMGE(14, 10, 20)
-	CMGE(15, 11, 20)
-	VAND   V23.B16, V12.B16, V12.B16
-	VAND   V23.B16, V13.B16, V13.B16
-	VAND   V23.B16, V14.B16, V14.B16
-	VAND   V23.B16, V15.B16, V15.B16
-	VADDP  V13.B16, V12.B16, V12.B16
-	VADDP  V15.B16, V14.B16, V14.B16
-	VADDP  V14.B16, V12.B16, V12.B16
-	VADDP  V12.B16, V12.B16, V12.B16
-	VMOV   V12.D[0], R13
-	ORR    R13<<3, R9, R14
-	LSR    $61, R13, R9
-	W14PLANES(V0, 0, V4, V8, V12, V13, V14, V15)
-	W14PLANES(V1, 1, V5, V9, V16, V17, V18, V19)
-	AND    $0x3FF, R14, R7
-	W14GROUP(16, V12, V13, V14, V15)
-	UBFX   $5, R13, $10, R7
-	W14GROUP(17, V12, V13, V14, V15)
-	UBFX   $13, R13, $10, R7
-	W14GROUP(16, V16, V17, V18, V19)
-	UBFX   $21, R13, $10, R7
-	W14GROUP(17, V16, V17, V18, V19)
-	W14PLANES(V2, 2, V6, V10, V12, V13, V14, V15)
-	W14PLANES(V3, 3, V7, V11, V16, V17, V18, V19)
-	UBFX   $29, R13, $10, R7
-	W14GROUP(16, V12, V13, V14, V15)
-	UBFX   $37, R13, $10, R7
-	W14GROUP(17, V12, V13, V14, V15)
-	UBFX   $45, R13, $10, R7
-	W14GROUP(16, V16, V17, V18, V19)
-	UBFX   $53, R13, $10, R7
-	W14GROUP(17, V16, V17, V18, V19)
-	ADD    $64, R0
-	B      w14
+	W14STEP(R13, R9)
+	W14STEP(R9, R13)
+	W14STEP(R13, R9)
+	W14STEP(R9, R13)
+	SUBS  $1, R20
+	BNE   w14
+	B     w14count
 
-w14mix:
-	// The first block takes the general path of 4-byte characters.
-	SUB   $98, R4, R16
-	SUB   $44, R6, R17
-	SUB   $50, R4, R21
-	ADD   $8192, R22, R9
-	VMOVI $0xE0, V21.B16
-	VEOR  V31.B16, V31.B16, V31.B16
-	B     wfour
+w14one:
+	// The rest a step at a time, while src and dst have room.
+	CMP   R25, R0
+	BHI   w14end
+	CMP   R24, R2
+	BHI   w14end
+	W14STEP(R13, R9)
+	MOVD  R13, R9
+	B     w14one
+
+w14bad:
+	// The step writes nothing: the general path takes its first block.
+	SUB   $64, R0
 
 w14end:
 	SUB   $98, R4, R16
 	SUB   $44, R6, R17
 	SUB   $50, R4, R21
 	ADD   $8192, R22, R9
+	ADD   $4096, R10, R12
+	MOVD  $runLanes<>(SB), R20
 	VMOVI $0xE0, V21.B16
 	VEOR  V31.B16, V31.B16, V31.B16
+	VMOVI $0x30, V27.B16
+	// A lead of 2 or 3 bytes in the byte before took, as lane 63 of the
+	// step before, the 2 bytes of a high surrogate: its unit replaces
+	// them. (Where the general path wrote it, the unit is the same.)
+	MOVBU -1(R0), R7
+	SUB   $0xC0, R7, R8
+	CMP   $0x30, R8
+	BHS   w14four
+	MOVBU (R0), R8
+	AND   $0x3F, R8
+	CMP   $0xE0, R7
+	BHS   w14three
+	AND   $0x1F, R7
+	ORR   R7<<6, R8, R8
+	MOVH  R8, -2(R2)
+	B     wloop
+
+w14three:
+	MOVBU 1(R0), R13
+	AND   $0x3F, R13
+	AND   $0x0F, R7
+	ORR   R8<<6, R13, R13
+	ORR   R7<<12, R13, R13
+	MOVH  R13, -2(R2)
+	B     wloop
+
+w14four:
 	// If the last block ends with a lead of 4 bytes, the next one, which
 	// holds its low surrogate, takes the path of 4-byte characters.
-	MOVBU -1(R0), R8
-	CMP   $0xF0, R8
+	CMP   $0xF0, R7
 	BLO   wloop
 	CMP   R3, R0
 	BHI   wdone
