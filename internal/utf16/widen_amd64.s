@@ -54,20 +54,40 @@
 	VPSLLW     $6, out, out \
 	VPOR       w2, out, out
 
+// ASCII_THREE_UNITS sets out to the unit of the character of 1 or 3
+// bytes that would start in the low byte b0 of each word of w, as
+// WIDEN_UNITS does. It uses Y9 and Y12..Y15 and clobbers w, w2 and Y7.
+#define ASCII_THREE_UNITS(w, w2, out) \
+	THREE_UNITS(w, w2, out) \
+	VPAND     Y9, w, w \
+	VPCMPGTW  Y12, w, Y7 \
+	VPBLENDVB Y7, out, w, out
+
+// ASCII_FOUR_UNITS sets out to the unit that each word of w gives in a
+// block of ASCII and 4-byte characters, by its low byte b0, its high
+// byte b1 and b2, the low byte of w2: b0 for ASCII; for a lead (F0..F4),
+// the high surrogate of its character, D7C0 + t>>4 with t the unit that
+// THREE_UNITS makes of the 3 bytes, (b0&0F)<<12 | (b1&3F)<<6 | b2&3F; for
+// a continuation byte, the low surrogate of the character that it is
+// the second byte of, DC00 | t&3FF. It uses Y9 and Y12..Y15 and
+// clobbers w, w2 and Y7.
+#define ASCII_FOUR_UNITS(w, w2, out) \
+	THREE_UNITS(w, w2, out) \
+	VPSRLW    $4, out, w2 \
+	VPADDW    wordD7C0<>(SB), w2, w2 \
+	VPAND     word3FF<>(SB), out, out \
+	VPOR      wordDC00<>(SB), out, out \
+	VPAND     Y9, w, w \
+	VPCMPGTW  Y12, w, Y7 \
+	VPBLENDVB Y7, w2, out, out \
+	VPCMPGTW  word7F<>(SB), w, Y7 \
+	VPBLENDVB Y7, out, w, out
+
 // WIDEN_THREE converts a block whose characters are all 3 bytes long and
-// start in the lanes AX, one of 3 masks, if it holds no byte above EF and
-// its leads (E0..EF) are those lanes, and else jumps to widen2mixed. Their units are packed by the
+// start in the lanes of one of 3 masks. Their units are packed by the
 // entries k0..k3 of widenPack and stored at nd, nd+o1, nd+o2 and nd+o3,
 // n bytes in all.
 #define WIDEN_THREE(k0, k1, k2, k3, o1, o2, o3, n) \
-	VPSUBUSB     Y8, Y0, Y1 \
-	VPTEST       Y1, Y1 \
-	JNZ          widen2mixed \
-	VPMAXUB      byteE0<>(SB), Y0, Y1 \
-	VPCMPEQB     Y1, Y0, Y1 \
-	VPMOVMSKB    Y1, CX \
-	CMPL         CX, AX \
-	JNE          widen2mixed \
 	VMOVDQU      1(SI)(R11*1), Y1 \
 	VMOVDQU      2(SI)(R11*1), Y2 \
 	VPSRLW       $8, Y2, Y3 \
@@ -198,37 +218,91 @@ widen2loop:
 	JMP       widen2loop
 
 widen2multi:
-	// Blocks after a 4-byte sequence that started in the last lane of
-	// the block before (R15) take the path of widen2four.
+	// The lanes where a character starts, Y4 and AX: those above C0 as
+	// signed bytes, which C0 is not the lead of, and 80..BF are not.
+	VPCMPGTB  Y10, Y0, Y4
+	VPMOVMSKB Y4, AX
+	// Blocks with no lead but E0..EF, whose bytes b^20 are at most CF,
+	// take the path of widen2asciithree, or of 3-byte characters only
+	// (no ASCII: CX, from the loop), from the first, second or third
+	// lane on, those of widen2three; after a 4-byte sequence that
+	// started in the last lane of the block before (R15), that of
+	// widen2four.
+	VPXOR     byte20<>(SB), Y0, Y1
+	VPSUBUSB  byteCF<>(SB), Y1, Y1
+	VPTEST    Y1, Y1
+	JNZ       widen2other
 	TESTL     R15, R15
 	JNZ       widen2four
-	// The lanes where a character starts: not 80..BF, which are below
-	// C0 as signed bytes.
-	VPCMPGTB  Y0, Y10, Y1
-	VPMOVMSKB Y1, AX
-	NOTL      AX
-	// Characters of 3 bytes only, from the first, second or third lane
-	// on, take the paths of widen2three; a block with ASCII (CX, from
-	// the loop) has none.
 	CMPL      CX, $-1
-	JNE       widen2mixed
+	JNE       widen2asciithree
 	CMPL      AX, $0x49249249
 	JEQ       widen2three0
 	CMPL      AX, $-0x6DB6DB6E // 0x92492492
 	JEQ       widen2three1
 	CMPL      AX, $0x24924924
 	JEQ       widen2three2
+	JMP       widen2asciithree
 
-widen2mixed:
+widen2other:
 	// Blocks of 1- and 2-byte characters (no byte above DF) take the
-	// path of widen2two; blocks with 4-byte sequences (leads F0..F4,
-	// which b-EF saturated leaves nonzero), of widen2four.
+	// path of widen2two, or after R15, of widen2four.
 	VPSUBUSB  byteDF<>(SB), Y0, Y1
 	VPTEST    Y1, Y1
+	JNZ       widen2fours
+	TESTL     R15, R15
 	JZ        widen2two
-	VPSUBUSB  Y8, Y0, Y1
-	VPTEST    Y1, Y1
+	JMP       widen2four
+
+widen2fours:
+	// With the starts of ASCII and of leads above EF, R10: blocks with
+	// no other take the path of widen2asciifour, which takes the low
+	// surrogate after R15 too; the others after R15 or with leads above
+	// EF, of widen2four.
+	VPCMPGTB  Y8, Y0, Y3
+	VPMOVMSKB Y3, R10
+	CMPL      AX, R10
+	JEQ       widen2asciifour
+	TESTL     R15, R15
 	JNZ       widen2four
+	TESTL     CX, R10
+	JNZ       widen2four
+	JMP       widen2bmp
+
+widen2asciithree:
+	// As widen2bmp, without 2-byte sequences.
+	VMOVDQU    1(SI)(R11*1), Y1
+	VMOVDQU    2(SI)(R11*1), Y2
+	VPSRLW     $8, Y2, Y3
+	ASCII_THREE_UNITS(Y0, Y2, Y5)
+	ASCII_THREE_UNITS(Y1, Y3, Y6)
+	VPUNPCKLWD Y6, Y5, Y0
+	VPUNPCKHWD Y6, Y5, Y1
+	PACK4(R14, Y0, X0, Y1, X1, 0, 2)
+	ADDQ $32, R11
+	JMP  widen2loop
+
+widen2asciifour:
+	// As widen2four, for ASCII and 4-byte characters: the lanes kept
+	// are the starts, the lanes after leads (CX&R10) and the first lane
+	// after a lead in the block before.
+	MOVL       CX, DX
+	ANDL       R10, DX
+	ORL        R15, AX
+	MOVL       DX, R15
+	SHRL       $31, R15
+	ADDL       DX, DX
+	ORL        DX, AX
+	VMOVDQU    1(SI)(R11*1), Y1
+	VMOVDQU    2(SI)(R11*1), Y2
+	VPSRLW     $8, Y2, Y3
+	ASCII_FOUR_UNITS(Y0, Y2, Y5)
+	ASCII_FOUR_UNITS(Y1, Y3, Y6)
+	VPUNPCKLWD Y6, Y5, Y0
+	VPUNPCKHWD Y6, Y5, Y1
+	PACK4(R14, Y0, X0, Y1, X1, 0, 2)
+	ADDQ $32, R11
+	JMP  widen2loop
 
 widen2bmp:
 	// The units of the even lanes from the words of the block, with
