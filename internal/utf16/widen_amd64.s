@@ -434,6 +434,9 @@ widen2done:
 // func widenAVX512(dst, src []byte) (nd, ns int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, BMI2, POPCNT
 TEXT ·widenAVX512(SB), NOSPLIT, $0-64
+	// (The function starts on a cache line, so that where the branches
+	// of its loop fall does not move with the code before it.)
+	PCALIGN $64
 	MOVQ dst_base+0(FP), DI
 	MOVQ dst_len+8(FP), R8
 	MOVQ src_base+24(FP), SI
@@ -567,6 +570,10 @@ widen5pack:
 	JMP           widen5loop
 
 widen5four:
+	// Steps whose characters are ASCII or 4 bytes long (no lead below
+	// F0: K2 in K5) take the path of widen5asciifour.
+	KTESTQ     K2, K5
+	JCS        widen5asciifour
 	// A 4-byte lead b0 (F0..F4) gets the high surrogate of its character
 	// in its lane, D800 | u<<6 | (b1&0F)<<2 | b2>>4&3 with u the plane
 	// less one, (b0&7)<<2 | b1>>4&3 - 1; the lane after it (K6) the low
@@ -597,6 +604,40 @@ widen5four:
 	VPTERNLOGD $0xE2, byteDC<>(SB), Z19, Z8 // DC | b1>>2&3: low surrogates' hi
 	VMOVDQU8   Z9, K5, Z0
 	VMOVDQU8   Z8, K6, Z6
+	VMOVDQU8   Z10, K5, Z6
+	JMP        widen5pack
+
+widen5asciifour:
+	// As widen5four, for ASCII and 4-byte characters only: the lanes
+	// kept are the starts and the continuation bytes with 2 more after
+	// them (K6), which in such a step only the second byte of a 4-byte
+	// sequence has, and which get its low surrogate, DC | b1>>2&3 and
+	// b1<<6 | b2&3F with b1 and b2 the bytes after them. Leads get the
+	// high surrogate, as in widen5four; ASCII bytes b0 and 0.
+	VPCMPB     $1, Z13, Z1, K6
+	VPCMPB     $1, Z13, Z2, K6, K6
+	KORQ       K6, K4, K4
+	KMOVQ      K5, R13
+	SHRXQ      R11, R13, R13
+	VPSLLW     $2, Z0, Z9
+	VPSRLW     $4, Z1, Z10
+	VPTERNLOGD $0xD8, Z19, Z10, Z9
+	VPTERNLOGD $0xFF, Z10, Z10, Z10
+	VPADDB     Z10, Z9, Z9
+	VPSRLW     $2, Z9, Z10
+	VPTERNLOGD $0xE2, byteD8<>(SB), Z19, Z10
+	VPSLLW     $6, Z9, Z9
+	VPSLLW     $2, Z1, Z11
+	VPSRLW     $4, Z2, Z12
+	VPTERNLOGD $0xD8, Z19, Z12, Z11
+	VPTERNLOGD $0xD8, Z16, Z11, Z9
+	VPSLLW     $6, Z1, Z11
+	VPTERNLOGD $0xD8, Z16, Z2, Z11
+	VPSRLW     $2, Z1, Z12
+	VPTERNLOGD $0xE2, byteDC<>(SB), Z19, Z12
+	VMOVDQU8   Z11, K1, Z0
+	VMOVDQU8   Z9, K5, Z0
+	VMOVDQU8.Z Z12, K1, Z6
 	VMOVDQU8   Z10, K5, Z6
 	JMP        widen5pack
 
