@@ -456,6 +456,8 @@ TEXT ·widenAVX512(SB), NOSPLIT, $0-64
 	VPBROADCASTB CX, Z17
 	MOVL $0x03, CX
 	VPBROADCASTB CX, Z19
+	MOVL $0x01, CX
+	VPBROADCASTB CX, Z20
 
 	// A step takes R10 = 64 bytes (two blocks), the lanes of K7, while
 	// they fit with the 2 bytes after them and dst has room for 128;
@@ -542,12 +544,12 @@ widen5ascii:
 
 widen5two:
 	VPCMPUB    $5, Z13, Z0, K2 // b0 >= C0: a lead
-	VPCMPUB    $5, Z14, Z0, K3 // b0 >= E0: a lead of 3 bytes or more
 	VPCMPB     $5, Z13, Z0, K7, K4 // not 80..BF, which are below C0 as signed bytes: a character starts
 	VPCMPUB    $5, Z15, Z0, K5 // b0 >= F0: a 4-byte lead
 	KMOVQ      R13, K6
 	KORTESTQ   K5, K6
 	JNZ        widen5four
+	VPCMPUB    $5, Z14, Z0, K3 // b0 >= E0: a lead of 3 bytes or more
 	UNITS5
 
 widen5pack:
@@ -574,6 +576,7 @@ widen5four:
 	// F0: K2 in K5) take the path of widen5asciifour.
 	KTESTQ     K2, K5
 	JCS        widen5asciifour
+	VPCMPUB    $5, Z14, Z0, K3
 	// A 4-byte lead b0 (F0..F4) gets the high surrogate of its character
 	// in its lane, D800 | u<<6 | (b1&0F)<<2 | b2>>4&3 with u the plane
 	// less one, (b0&7)<<2 | b1>>4&3 - 1; the lane after it (K6) the low
@@ -622,8 +625,7 @@ widen5asciifour:
 	VPSLLW     $2, Z0, Z9
 	VPSRLW     $4, Z1, Z10
 	VPTERNLOGD $0xD8, Z19, Z10, Z9
-	VPTERNLOGD $0xFF, Z10, Z10, Z10
-	VPADDB     Z10, Z9, Z9
+	VPSUBB     Z20, Z9, Z9
 	VPSRLW     $2, Z9, Z10
 	VPTERNLOGD $0xE2, byteD8<>(SB), Z19, Z10
 	VPSLLW     $6, Z9, Z9
