@@ -10,7 +10,7 @@ func UTF16AVX2() File {
 	return File{
 		Name: "tables_amd64.h",
 		Doc:  "The shuffles (VPSHUFB, 16 bytes an entry) and constants of internal/utf16's AVX2 kernels.",
-		Tables: []Table{
+		Tables: append([]Table{
 			{Name: "widenPack", Doc: "widenPack, by a mask of 8 words, packs the words whose bits are set\n" +
 				"to the front, in order: entry k has the bytes 2j and 2j+1 for each\n" +
 				"bit j of k, then 80s, which zero the rest.",
@@ -50,11 +50,9 @@ func UTF16AVX2() File {
 				"and 80|u&3F, h the high one. notLane0 clears the first lane.",
 				Data: words(0xFC00)},
 			{Name: "wordD800", Data: words(0xD800)},
-			{Name: "byteE0", Doc: "byteE0 and byteDF are E0 and DF in all 32 bytes: the bytes b with\n" +
-				"max(b, E0) = b, and those that b-DF saturated leaves nonzero, are\n" +
-				"the leads of 3-byte sequences and F0..FF.",
-				Data: fill(0xE0, 32)},
-			{Name: "byteDF", Data: fill(0xDF, 32)},
+			{Name: "byteDF", Doc: "byteDF is DF in all 32 bytes: the bytes b that b-DF saturated leaves\n" +
+				"nonzero are the leads of 3-byte sequences and F0..FF.",
+				Data: fill(0xDF, 32)},
 			{Name: "wordF0", Data: words(0xF0)},
 			{Name: "word3", Data: words(3)},
 			{Name: "word0F", Data: words(0x0F)},
@@ -72,7 +70,7 @@ func UTF16AVX2() File {
 				"of high and low surrogates, to which widenAVX512 adds their bits.",
 				Data: fill(0xD8, 64)},
 			{Name: "byteDC", Data: fill(0xDC, 64)},
-		},
+		}, widenAVX2Tables()...),
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 // BenchmarkKernels measures each implementation alone on 1 MiB of text
 // (bytes of UTF-8 in both directions); compare with benchstat -col /impl.
 func BenchmarkKernels(b *testing.B) {
-	for _, name := range []string{"ascii", "latin1", "russian", "chinese", "emoji"} {
+	for _, name := range []string{"ascii", "latin1", "russian", "hindi", "chinese", "korean", "emoji"} {
 		text := textgen.Make(name, 1<<20)
 		wide := le(utf16.Encode([]rune(string(text))))
 		dst := make([]byte, 4*len(text)+64)

@@ -1616,14 +1616,8 @@ DATA wordD800<>+0x10(SB)/8, $0xd800d800d800d800
 DATA wordD800<>+0x18(SB)/8, $0xd800d800d800d800
 GLOBL wordD800<>(SB), RODATA|NOPTR, $32
 
-// byteE0 and byteDF are E0 and DF in all 32 bytes: the bytes b with
-// max(b, E0) = b, and those that b-DF saturated leaves nonzero, are
-// the leads of 3-byte sequences and F0..FF.
-DATA byteE0<>+0x00(SB)/8, $0xe0e0e0e0e0e0e0e0
-DATA byteE0<>+0x08(SB)/8, $0xe0e0e0e0e0e0e0e0
-DATA byteE0<>+0x10(SB)/8, $0xe0e0e0e0e0e0e0e0
-DATA byteE0<>+0x18(SB)/8, $0xe0e0e0e0e0e0e0e0
-GLOBL byteE0<>(SB), RODATA|NOPTR, $32
+// byteDF is DF in all 32 bytes: the bytes b that b-DF saturated leaves
+// nonzero are the leads of 3-byte sequences and F0..FF.
 DATA byteDF<>+0x00(SB)/8, $0xdfdfdfdfdfdfdfdf
 DATA byteDF<>+0x08(SB)/8, $0xdfdfdfdfdfdfdfdf
 DATA byteDF<>+0x10(SB)/8, $0xdfdfdfdfdfdfdfdf
@@ -1710,3 +1704,25 @@ DATA byteDC<>+0x28(SB)/8, $0xdcdcdcdcdcdcdcdc
 DATA byteDC<>+0x30(SB)/8, $0xdcdcdcdcdcdcdcdc
 DATA byteDC<>+0x38(SB)/8, $0xdcdcdcdcdcdcdcdc
 GLOBL byteDC<>(SB), RODATA|NOPTR, $64
+
+// byte20 and byteCF are 20 and CF in all 32 bytes: b^20 is at most CF
+// for ASCII, continuation bytes and the leads E0..EF, and above it for
+// the other leads.
+DATA byte20<>+0x00(SB)/8, $0x2020202020202020
+DATA byte20<>+0x08(SB)/8, $0x2020202020202020
+DATA byte20<>+0x10(SB)/8, $0x2020202020202020
+DATA byte20<>+0x18(SB)/8, $0x2020202020202020
+GLOBL byte20<>(SB), RODATA|NOPTR, $32
+DATA byteCF<>+0x00(SB)/8, $0xcfcfcfcfcfcfcfcf
+DATA byteCF<>+0x08(SB)/8, $0xcfcfcfcfcfcfcfcf
+DATA byteCF<>+0x10(SB)/8, $0xcfcfcfcfcfcfcfcf
+DATA byteCF<>+0x18(SB)/8, $0xcfcfcfcfcfcfcfcf
+GLOBL byteCF<>(SB), RODATA|NOPTR, $32
+
+// word7F is 7F in all 16 words: b0 > word7F for the lanes where a
+// character other than ASCII starts.
+DATA word7F<>+0x00(SB)/8, $0x007f007f007f007f
+DATA word7F<>+0x08(SB)/8, $0x007f007f007f007f
+DATA word7F<>+0x10(SB)/8, $0x007f007f007f007f
+DATA word7F<>+0x18(SB)/8, $0x007f007f007f007f
+GLOBL word7F<>(SB), RODATA|NOPTR, $32

@@ -24,6 +24,8 @@ func TestPageBoundary(t *testing.T) {
 		strings.Repeat("\U0001F600a", 100),
 		strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437, ", 30),
 		strings.Repeat("a\u00e9\u4e2d\u0436\uef80", 40),
+		strings.Repeat("\u0915\u093e\u0916 ", 40),
+		strings.Repeat("\U0001F600\U0001F64F ", 40),
 	} {
 		wide := le(utf16.Encode([]rune(s)))
 		for _, im := range impls {
@@ -79,6 +81,9 @@ func TestRoomPageEnd(t *testing.T) {
 		strings.Repeat("abcdefgh", 40),
 		strings.Repeat("a\u00e9\u4e2d\u0436 \U0001F600", 20),
 		strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437", 20),
+		// Blocks of ASCII with 3-byte characters, and with 4-byte ones.
+		strings.Repeat("\u0915\u093e\u0916 ", 30),
+		strings.Repeat("\U0001F600\U0001F64F ", 20),
 	} {
 		src := []byte(s)
 		wide := le(utf16.Encode([]rune(s)))

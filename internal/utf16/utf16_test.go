@@ -363,3 +363,60 @@ func TestWidenFour(t *testing.T) {
 		}
 	}
 }
+
+// TestWidenMixedBlocks checks each implementation against the reference
+// on blocks of ASCII with 3-byte characters and of ASCII with 4-byte ones,
+// which the kernels take on paths of their own, with every character at
+// every lane and across every block edge (each text after 0 to 63 bytes of
+// ASCII), and for every dst size up to 5 blocks' room, so that dst ends
+// inside such blocks too; and on 4-byte characters followed by 3-byte
+// ones, and 3-byte ones followed by 4-byte ones, where a block of one kind
+// follows one whose last lane leads a 4-byte character.
+func TestWidenMixedBlocks(t *testing.T) {
+	kinds := []string{
+		strings.Repeat("日本 語a\n\uFFFF.", 8),
+		strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437\U0010FFFF, \U00010000", 6),
+		strings.Repeat("\U0001F600日本語 a\U0001F601\U0001F602本", 6),
+		strings.Repeat("本 \U0001F600", 12) + strings.Repeat("x日", 20),
+		strings.Repeat("\U0001F600 ", 12) + strings.Repeat("日 ", 20) + strings.Repeat("\U0001F600.", 8),
+	}
+	for _, kind := range kinds {
+		for pad := range 64 {
+			src := []byte(strings.Repeat("b", pad) + kind + strings.Repeat("c", 40))
+			for room := 0; room <= 5*Room; room++ {
+				if testing.Short() && room > 2*Room && room%7 != 0 {
+					continue
+				}
+				for _, im := range impls {
+					if !im.Supported() {
+						continue
+					}
+					dst, want := make([]byte, room), make([]byte, room)
+					nd, ns := im.widen(dst, src)
+					wnd, wns := widenGeneric(want, src)
+					if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
+						t.Fatalf("%s room %d (%q): %d, %d; generic %d, %d", im.Name, room, src, nd, ns, wnd, wns)
+					}
+				}
+			}
+			// All of it, from each character on.
+			for i := range src {
+				if !utf8.RuneStart(src[i]) {
+					continue
+				}
+				for _, im := range impls {
+					if !im.Supported() {
+						continue
+					}
+					s := src[i:]
+					dst, want := make([]byte, 3*len(s)), make([]byte, 3*len(s))
+					nd, ns := im.widen(dst, s)
+					wnd, wns := widenGeneric(want, s)
+					if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
+						t.Fatalf("%s (% X): %d, %d; generic %d, %d", im.Name, s, nd, ns, wnd, wns)
+					}
+				}
+			}
+		}
+	}
+}

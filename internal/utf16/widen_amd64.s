@@ -54,20 +54,40 @@
 	VPSLLW     $6, out, out \
 	VPOR       w2, out, out
 
+// ASCII_THREE_UNITS sets out to the unit of the character of 1 or 3
+// bytes that would start in the low byte b0 of each word of w, as
+// WIDEN_UNITS does. It uses Y9 and Y12..Y15 and clobbers w, w2 and Y7.
+#define ASCII_THREE_UNITS(w, w2, out) \
+	THREE_UNITS(w, w2, out) \
+	VPAND     Y9, w, w \
+	VPCMPGTW  Y12, w, Y7 \
+	VPBLENDVB Y7, out, w, out
+
+// ASCII_FOUR_UNITS sets out to the unit that each word of w gives in a
+// block of ASCII and 4-byte characters, by its low byte b0, its high
+// byte b1 and b2, the low byte of w2: b0 for ASCII; for a lead (F0..F4),
+// the high surrogate of its character, D7C0 + t>>4 with t the unit that
+// THREE_UNITS makes of the 3 bytes, (b0&0F)<<12 | (b1&3F)<<6 | b2&3F; for
+// a continuation byte, the low surrogate of the character that it is
+// the second byte of, DC00 | t&3FF. It uses Y9 and Y12..Y15 and
+// clobbers w, w2 and Y7.
+#define ASCII_FOUR_UNITS(w, w2, out) \
+	THREE_UNITS(w, w2, out) \
+	VPSRLW    $4, out, w2 \
+	VPADDW    wordD7C0<>(SB), w2, w2 \
+	VPAND     word3FF<>(SB), out, out \
+	VPOR      wordDC00<>(SB), out, out \
+	VPAND     Y9, w, w \
+	VPCMPGTW  Y12, w, Y7 \
+	VPBLENDVB Y7, w2, out, out \
+	VPCMPGTW  word7F<>(SB), w, Y7 \
+	VPBLENDVB Y7, out, w, out
+
 // WIDEN_THREE converts a block whose characters are all 3 bytes long and
-// start in the lanes AX, one of 3 masks, if it holds no byte above EF and
-// its leads (E0..EF) are those lanes, and else jumps to widen2mixed. Their units are packed by the
+// start in the lanes of one of 3 masks. Their units are packed by the
 // entries k0..k3 of widenPack and stored at nd, nd+o1, nd+o2 and nd+o3,
 // n bytes in all.
 #define WIDEN_THREE(k0, k1, k2, k3, o1, o2, o3, n) \
-	VPSUBUSB     Y8, Y0, Y1 \
-	VPTEST       Y1, Y1 \
-	JNZ          widen2mixed \
-	VPMAXUB      byteE0<>(SB), Y0, Y1 \
-	VPCMPEQB     Y1, Y0, Y1 \
-	VPMOVMSKB    Y1, CX \
-	CMPL         CX, AX \
-	JNE          widen2mixed \
 	VMOVDQU      1(SI)(R11*1), Y1 \
 	VMOVDQU      2(SI)(R11*1), Y2 \
 	VPSRLW       $8, Y2, Y3 \
@@ -198,37 +218,91 @@ widen2loop:
 	JMP       widen2loop
 
 widen2multi:
-	// Blocks after a 4-byte sequence that started in the last lane of
-	// the block before (R15) take the path of widen2four.
+	// The lanes where a character starts, Y4 and AX: those above C0 as
+	// signed bytes, which C0 is not the lead of, and 80..BF are not.
+	VPCMPGTB  Y10, Y0, Y4
+	VPMOVMSKB Y4, AX
+	// Blocks with no lead but E0..EF, whose bytes b^20 are at most CF,
+	// take the path of widen2asciithree, or of 3-byte characters only
+	// (no ASCII: CX, from the loop), from the first, second or third
+	// lane on, those of widen2three; after a 4-byte sequence that
+	// started in the last lane of the block before (R15), that of
+	// widen2four.
+	VPXOR     byte20<>(SB), Y0, Y1
+	VPSUBUSB  byteCF<>(SB), Y1, Y1
+	VPTEST    Y1, Y1
+	JNZ       widen2other
 	TESTL     R15, R15
 	JNZ       widen2four
-	// The lanes where a character starts: not 80..BF, which are below
-	// C0 as signed bytes.
-	VPCMPGTB  Y0, Y10, Y1
-	VPMOVMSKB Y1, AX
-	NOTL      AX
-	// Characters of 3 bytes only, from the first, second or third lane
-	// on, take the paths of widen2three; a block with ASCII (CX, from
-	// the loop) has none.
 	CMPL      CX, $-1
-	JNE       widen2mixed
+	JNE       widen2asciithree
 	CMPL      AX, $0x49249249
 	JEQ       widen2three0
 	CMPL      AX, $-0x6DB6DB6E // 0x92492492
 	JEQ       widen2three1
 	CMPL      AX, $0x24924924
 	JEQ       widen2three2
+	JMP       widen2asciithree
 
-widen2mixed:
+widen2other:
 	// Blocks of 1- and 2-byte characters (no byte above DF) take the
-	// path of widen2two; blocks with 4-byte sequences (leads F0..F4,
-	// which b-EF saturated leaves nonzero), of widen2four.
+	// path of widen2two, or after R15, of widen2four.
 	VPSUBUSB  byteDF<>(SB), Y0, Y1
 	VPTEST    Y1, Y1
+	JNZ       widen2fours
+	TESTL     R15, R15
 	JZ        widen2two
-	VPSUBUSB  Y8, Y0, Y1
-	VPTEST    Y1, Y1
+	JMP       widen2four
+
+widen2fours:
+	// With the starts of ASCII and of leads above EF, R10: blocks with
+	// no other take the path of widen2asciifour, which takes the low
+	// surrogate after R15 too; the others after R15 or with leads above
+	// EF, of widen2four.
+	VPCMPGTB  Y8, Y0, Y3
+	VPMOVMSKB Y3, R10
+	CMPL      AX, R10
+	JEQ       widen2asciifour
+	TESTL     R15, R15
 	JNZ       widen2four
+	TESTL     CX, R10
+	JNZ       widen2four
+	JMP       widen2bmp
+
+widen2asciithree:
+	// As widen2bmp, without 2-byte sequences.
+	VMOVDQU    1(SI)(R11*1), Y1
+	VMOVDQU    2(SI)(R11*1), Y2
+	VPSRLW     $8, Y2, Y3
+	ASCII_THREE_UNITS(Y0, Y2, Y5)
+	ASCII_THREE_UNITS(Y1, Y3, Y6)
+	VPUNPCKLWD Y6, Y5, Y0
+	VPUNPCKHWD Y6, Y5, Y1
+	PACK4(R14, Y0, X0, Y1, X1, 0, 2)
+	ADDQ $32, R11
+	JMP  widen2loop
+
+widen2asciifour:
+	// As widen2four, for ASCII and 4-byte characters: the lanes kept
+	// are the starts, the lanes after leads (CX&R10) and the first lane
+	// after a lead in the block before.
+	MOVL       CX, DX
+	ANDL       R10, DX
+	ORL        R15, AX
+	MOVL       DX, R15
+	SHRL       $31, R15
+	ADDL       DX, DX
+	ORL        DX, AX
+	VMOVDQU    1(SI)(R11*1), Y1
+	VMOVDQU    2(SI)(R11*1), Y2
+	VPSRLW     $8, Y2, Y3
+	ASCII_FOUR_UNITS(Y0, Y2, Y5)
+	ASCII_FOUR_UNITS(Y1, Y3, Y6)
+	VPUNPCKLWD Y6, Y5, Y0
+	VPUNPCKHWD Y6, Y5, Y1
+	PACK4(R14, Y0, X0, Y1, X1, 0, 2)
+	ADDQ $32, R11
+	JMP  widen2loop
 
 widen2bmp:
 	// The units of the even lanes from the words of the block, with
@@ -360,6 +434,9 @@ widen2done:
 // func widenAVX512(dst, src []byte) (nd, ns int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, BMI2, POPCNT
 TEXT ·widenAVX512(SB), NOSPLIT, $0-64
+	// (The function starts on a cache line, so that where the branches
+	// of its loop fall does not move with the code before it.)
+	PCALIGN $64
 	MOVQ dst_base+0(FP), DI
 	MOVQ dst_len+8(FP), R8
 	MOVQ src_base+24(FP), SI
@@ -379,6 +456,8 @@ TEXT ·widenAVX512(SB), NOSPLIT, $0-64
 	VPBROADCASTB CX, Z17
 	MOVL $0x03, CX
 	VPBROADCASTB CX, Z19
+	MOVL $0x01, CX
+	VPBROADCASTB CX, Z20
 
 	// A step takes R10 = 64 bytes (two blocks), the lanes of K7, while
 	// they fit with the 2 bytes after them and dst has room for 128;
@@ -465,12 +544,12 @@ widen5ascii:
 
 widen5two:
 	VPCMPUB    $5, Z13, Z0, K2 // b0 >= C0: a lead
-	VPCMPUB    $5, Z14, Z0, K3 // b0 >= E0: a lead of 3 bytes or more
 	VPCMPB     $5, Z13, Z0, K7, K4 // not 80..BF, which are below C0 as signed bytes: a character starts
 	VPCMPUB    $5, Z15, Z0, K5 // b0 >= F0: a 4-byte lead
 	KMOVQ      R13, K6
 	KORTESTQ   K5, K6
 	JNZ        widen5four
+	VPCMPUB    $5, Z14, Z0, K3 // b0 >= E0: a lead of 3 bytes or more
 	UNITS5
 
 widen5pack:
@@ -493,6 +572,11 @@ widen5pack:
 	JMP           widen5loop
 
 widen5four:
+	// Steps whose characters are ASCII or 4 bytes long (no lead below
+	// F0: K2 in K5) take the path of widen5asciifour.
+	KTESTQ     K2, K5
+	JCS        widen5asciifour
+	VPCMPUB    $5, Z14, Z0, K3
 	// A 4-byte lead b0 (F0..F4) gets the high surrogate of its character
 	// in its lane, D800 | u<<6 | (b1&0F)<<2 | b2>>4&3 with u the plane
 	// less one, (b0&7)<<2 | b1>>4&3 - 1; the lane after it (K6) the low
@@ -523,6 +607,39 @@ widen5four:
 	VPTERNLOGD $0xE2, byteDC<>(SB), Z19, Z8 // DC | b1>>2&3: low surrogates' hi
 	VMOVDQU8   Z9, K5, Z0
 	VMOVDQU8   Z8, K6, Z6
+	VMOVDQU8   Z10, K5, Z6
+	JMP        widen5pack
+
+widen5asciifour:
+	// As widen5four, for ASCII and 4-byte characters only: the lanes
+	// kept are the starts and the continuation bytes with 2 more after
+	// them (K6), which in such a step only the second byte of a 4-byte
+	// sequence has, and which get its low surrogate, DC | b1>>2&3 and
+	// b1<<6 | b2&3F with b1 and b2 the bytes after them. Leads get the
+	// high surrogate, as in widen5four; ASCII bytes b0 and 0.
+	VPCMPB     $1, Z13, Z1, K6
+	VPCMPB     $1, Z13, Z2, K6, K6
+	KORQ       K6, K4, K4
+	KMOVQ      K5, R13
+	SHRXQ      R11, R13, R13
+	VPSLLW     $2, Z0, Z9
+	VPSRLW     $4, Z1, Z10
+	VPTERNLOGD $0xD8, Z19, Z10, Z9
+	VPSUBB     Z20, Z9, Z9
+	VPSRLW     $2, Z9, Z10
+	VPTERNLOGD $0xE2, byteD8<>(SB), Z19, Z10
+	VPSLLW     $6, Z9, Z9
+	VPSLLW     $2, Z1, Z11
+	VPSRLW     $4, Z2, Z12
+	VPTERNLOGD $0xD8, Z19, Z12, Z11
+	VPTERNLOGD $0xD8, Z16, Z11, Z9
+	VPSLLW     $6, Z1, Z11
+	VPTERNLOGD $0xD8, Z16, Z2, Z11
+	VPSRLW     $2, Z1, Z12
+	VPTERNLOGD $0xE2, byteDC<>(SB), Z19, Z12
+	VMOVDQU8   Z11, K1, Z0
+	VMOVDQU8   Z9, K5, Z0
+	VMOVDQU8.Z Z12, K1, Z6
 	VMOVDQU8   Z10, K5, Z6
 	JMP        widen5pack
 
