@@ -51,7 +51,7 @@ firstEnd512:
 	JMP  loop512
 
 setup512:
-	SETUP4 // K7: the last block's unfinished sequence, if any
+	SETUP4
 	MOVQ DX, CX
 	CMPQ DX, $64
 	JB   tail512
@@ -80,7 +80,6 @@ loop512:
 	CHECK4(Z7, Z9, Z10, Z11, Z12, Z13, Z14, K2)
 	KORTESTQ  K1, K2
 	JNZ       found2
-	VPCMPUB   $6, Z25, Z7, K7
 	ACC4PAIR
 	ADDQ      $128, AX
 	JMP       loop512
@@ -107,7 +106,6 @@ check512:
 	CHECK4(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
 	KORTESTQ K1, K1
 	JNZ      found512
-	VPCMPUB  $6, Z25, Z0, K7
 	ACC4(Z0, (AX)(R9*1))
 	ADDQ     R9, AX
 	CMPQ     AX, DX
@@ -116,12 +114,11 @@ check512:
 
 ascii512:
 	// The block at AX is ASCII, and well-formed unless the block before
-	// it ended inside a sequence.
-	KORTESTQ K7, K7
-	JNZ      done512
+	// it (AX >= 64) ended inside a sequence.
+	UNFINISHED4(-64(SI)(AX*1))
+	JNZ done512
 	ACC4(Z0, 64(AX))
-	ADDQ     $64, AX
-	KXORQ    K7, K7, K7
+	ADDQ $64, AX
 	RUN4
 
 asciiRun512:
@@ -179,12 +176,16 @@ last512:
 	JMP       check512
 
 end512:
-	// As in validAVX2.
-	MOVQ     DX, AX
-	KORTESTQ K7, K7
-	JZ       done512
-	DECQ     AX
-	JMP      done512
+	// As in the AVX2 body. Input shorter than 64 bytes was checked as
+	// one block padded with zeros, which flag an unfinished sequence as
+	// an error.
+	MOVQ DX, AX
+	CMPQ DX, $64
+	JB   done512
+	UNFINISHED4(-64(SI)(DX*1))
+	JZ   done512
+	DECQ AX
+	JMP  done512
 
 found512:
 	// K1 flags the errors of the block at AX. A flag in the padding of

@@ -255,7 +255,12 @@ ret:
 	VPTERNLOGD $0xa8, Z26, p3, p2   \
 	VPCMPUB    $4, p2, t1, k
 
-// SETUP4 loads the constants of the AVX-512 kernels and clears K7.
+// UNFINISHED4 is UNFINISHED2 for the 64-byte block at addr, in K7.
+#define UNFINISHED4(addr) \
+	VPCMPUB  $1, addr, Z25, K7 \
+	KORTESTQ K7, K7
+
+// SETUP4 loads the constants of the AVX-512 kernels.
 #define SETUP4 \
 	VMOVDQU64    prevHigh<>(SB), Z31      \
 	VMOVDQU64    (R12), Z30               \
@@ -266,8 +271,7 @@ ret:
 	VPBROADCASTB CX, Z27                  \
 	MOVL         $0x80, CX                \
 	VPBROADCASTB CX, Z26                  \
-	VMOVDQU64    incompleteMax<>(SB), Z25 \
-	KXORQ        K7, K7, K7
+	VMOVDQU64    incompleteMax<>(SB), Z25
 
 // FIRST4 sets Z1, Z2 and Z3 to the first block, in Z0, shifted by 1, 2
 // and 3 bytes with zeros shifted in: nothing lies before p. Z20 is Z0
