@@ -278,6 +278,23 @@ func TestRoom(t *testing.T) {
 	}
 }
 
+// checkWiden fails t where an implementation's Widen of src into room
+// bytes of dst differs from the reference's.
+func checkWiden(t *testing.T, src []byte, room int) {
+	t.Helper()
+	for _, im := range impls {
+		if !im.Supported() {
+			continue
+		}
+		dst, want := make([]byte, room), make([]byte, room)
+		nd, ns := im.widen(dst, src)
+		wnd, wns := widenGeneric(want, src)
+		if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
+			t.Fatalf("%s room %d (%q): %d, %d; generic %d, %d", im.Name, room, src, nd, ns, wnd, wns)
+		}
+	}
+}
+
 // TestWidenFourThenASCII checks each implementation against the
 // reference on text of ASCII and 4-byte characters, then ASCII alone
 // (after a 2- or 3-byte character or none), at every offset and for
@@ -292,17 +309,7 @@ func TestWidenFourThenASCII(t *testing.T) {
 		pad, mid := i%16, []string{"", "é", "日"}[i/16]
 		src := []byte(strings.Repeat("b", pad) + four + mid + strings.Repeat("c", 100))
 		for room := 0; room <= 5*Room; room++ {
-			for _, im := range impls {
-				if !im.Supported() {
-					continue
-				}
-				dst, want := make([]byte, room), make([]byte, room)
-				nd, ns := im.widen(dst, src)
-				wnd, wns := widenGeneric(want, src)
-				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
-					t.Fatalf("%s room %d (%q): %d, %d; generic %d, %d", im.Name, room, src, nd, ns, wnd, wns)
-				}
-			}
+			checkWiden(t, src, room)
 		}
 	}
 }
@@ -349,17 +356,7 @@ func TestWidenFour(t *testing.T) {
 			if room < 0 {
 				continue
 			}
-			for _, im := range impls {
-				if !im.Supported() {
-					continue
-				}
-				dst, want := make([]byte, room), make([]byte, room)
-				nd, ns := im.widen(dst, src)
-				wnd, wns := widenGeneric(want, src)
-				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
-					t.Fatalf("%s room %d (%q): %d, %d; generic %d, %d", im.Name, room, src, nd, ns, wnd, wns)
-				}
-			}
+			checkWiden(t, src, room)
 		}
 	}
 }
@@ -387,35 +384,14 @@ func TestWidenMixedBlocks(t *testing.T) {
 				if testing.Short() && room > 2*Room && room%7 != 0 {
 					continue
 				}
-				for _, im := range impls {
-					if !im.Supported() {
-						continue
-					}
-					dst, want := make([]byte, room), make([]byte, room)
-					nd, ns := im.widen(dst, src)
-					wnd, wns := widenGeneric(want, src)
-					if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
-						t.Fatalf("%s room %d (%q): %d, %d; generic %d, %d", im.Name, room, src, nd, ns, wnd, wns)
-					}
-				}
+				checkWiden(t, src, room)
 			}
 			// All of it, from each character on.
 			for i := range src {
 				if !utf8.RuneStart(src[i]) {
 					continue
 				}
-				for _, im := range impls {
-					if !im.Supported() {
-						continue
-					}
-					s := src[i:]
-					dst, want := make([]byte, 3*len(s)), make([]byte, 3*len(s))
-					nd, ns := im.widen(dst, s)
-					wnd, wns := widenGeneric(want, s)
-					if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
-						t.Fatalf("%s (% X): %d, %d; generic %d, %d", im.Name, s, nd, ns, wnd, wns)
-					}
-				}
+				checkWiden(t, src[i:], 3*len(src[i:]))
 			}
 		}
 	}
