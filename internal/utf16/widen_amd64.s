@@ -604,7 +604,36 @@ narrow2ascii:
 	VMOVDQU      X2, (DI)(BX*1)
 	ADDQ         $32, R11
 	ADDQ         $16, BX
-	JMP          narrow2loop
+	TESTL        R13, R13
+	JNZ          narrow2loop
+
+narrow2ascii4:
+	// More ASCII: 4 blocks at a time while the 4th fits, as the block
+	// steps would take them.
+	LEAQ         96(R11), CX
+	CMPQ         CX, R9
+	JGT          narrow2loop
+	LEAQ         48(BX), CX
+	CMPQ         CX, R8
+	JGT          narrow2loop
+	VMOVDQU      (SI)(R11*1), Y0
+	VMOVDQU      32(SI)(R11*1), Y1
+	VMOVDQU      64(SI)(R11*1), Y2
+	VMOVDQU      96(SI)(R11*1), Y3
+	VPOR         Y1, Y0, Y4
+	VPOR         Y3, Y2, Y5
+	VPOR         Y5, Y4, Y4
+	VPTEST       Y15, Y4
+	JNZ          narrow2loop
+	VPACKUSWB    Y1, Y0, Y0
+	VPACKUSWB    Y3, Y2, Y2
+	VPERMQ       $0xD8, Y0, Y0
+	VPERMQ       $0xD8, Y2, Y2
+	VMOVDQU      Y0, (DI)(BX*1)
+	VMOVDQU      Y2, 32(DI)(BX*1)
+	ADDQ         $128, R11
+	ADDQ         $64, BX
+	JMP          narrow2ascii4
 
 narrow2multi:
 	VPSRLW   $11, Y0, Y1
