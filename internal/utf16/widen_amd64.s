@@ -575,7 +575,7 @@ TEXT ·narrowAVX2(SB), NOSPLIT, $0-72
 	LEAQ    narrowPack3<>(SB), R14
 	LEAQ    narrowPack2<>(SB), R15
 	BROADCASTW(0xFF80, Y15)
-	BROADCASTW(0x1B, Y14) // D800..DFFF>>11
+	BROADCASTW(0xD800, Y14)
 	VPXOR   Y13, Y13, Y13
 	BROADCASTW(0xF800, Y12)
 	BROADCASTW(0x3F, Y11)
@@ -592,6 +592,8 @@ narrow2loop:
 	CMPQ CX, R8
 	JGT  narrow2done
 	VMOVDQU (SI)(R11*1), Y0
+
+narrow2block:
 	TESTL   R13, R13
 	JNZ     narrow2multi
 	VPTEST  Y15, Y0
@@ -636,10 +638,11 @@ narrow2ascii4:
 	JMP          narrow2ascii4
 
 narrow2multi:
-	VPSRLW   $11, Y0, Y1
-	VPCMPEQW Y14, Y1, Y1
-	VPTEST   Y1, Y1
-	JNZ      narrow2sur
+	VPAND     Y12, Y0, Y2
+	VPCMPEQW  Y14, Y2, Y2
+	VPMOVMSKB Y2, DX
+	TESTL     DX, DX
+	JNZ       narrow2sur
 	TESTL    R12, R12
 	JZ       narrow2conv
 	STOP(Y13)
@@ -708,6 +711,94 @@ narrow2pack2:
 	JMP  narrow2loop
 
 narrow2sur:
+	// Blocks of ASCII units and pairs of surrogates only take
+	// narrow2pairs, while the stop range is empty and there is a unit
+	// before the block to read.
+	TESTL     R12, R12
+	JNZ       narrow2surgen
+	TESTQ     R11, R11
+	JNZ       narrow2pairsblock
+	JMP       narrow2surgen
+
+narrow2pairs:
+	CMPQ      R11, R9
+	JGT       narrow2done
+	LEAQ      (BX)(R10*2), CX
+	CMPQ      CX, R8
+	JGT       narrow2done
+	VMOVDQU   (SI)(R11*1), Y0
+	VPAND     Y12, Y0, Y2
+	VPCMPEQW  Y14, Y2, Y2
+	VPMOVMSKB Y2, DX
+	TESTL     DX, DX
+	JZ        narrow2block
+
+narrow2pairsblock:
+	// Y2 and DX: the lanes of the surrogates (2 bits a lane in all
+	// these masks); Y1 and CX: those of ASCII; Y3 those whose unit is
+	// above DBFF as a signed word, ASCII and the low surrogates, which
+	// are in AX. The high surrogates are the others, in DX, each with a
+	// low one in the lane after it, or the unit after the block for
+	// the last lane, and each low one a high one before it, or for the
+	// first lane the block before ending with one (R10). CX: the lanes
+	// and units that are not so. R12, the stop flag, 0 in narrow2pairs,
+	// holds a mask that is 0 where CX is.
+	VPAND     Y15, Y0, Y1
+	VPCMPEQW  Y13, Y1, Y1
+	VPMOVMSKB Y1, CX
+	VPCMPGTW  narrowPairs<>+0(SB), Y0, Y3
+	VPMOVMSKB Y3, AX
+	ORL       DX, CX
+	NOTL      CX
+	ANDL      DX, AX
+	XORL      AX, DX
+	LEAL      (R10)(R10*2), R12
+	LEAL      (R12)(DX*4), R12
+	XORL      AX, R12
+	ORL       R12, CX
+	SARL      $31, DX
+	MOVWLZX   32(SI)(R11*1), AX
+	ANDL      $0xFC00, AX
+	XORL      $0xDC00, AX
+	ANDL      DX, AX
+	ORL       AX, CX
+	JNZ       narrow2pairsgen
+	NEGL      DX
+	MOVL      DX, R10
+	// The 2 bytes of each surrogate from v, 80|(v>>6)&word3F7F then
+	// 80|v&3F: for a high one h, (h+word9840)>>2, which is 70|cp>>18 in
+	// bits 6..12 and cp>>12 in bits 0..5 for its code point cp; for a
+	// low one u after h, (h&3)<<10 | u-DC00, cp's bits 0..11. The ASCII
+	// units in their lanes, and the low byte of each lane packed by
+	// narrowPack2, with the 2 bytes of the surrogates'.
+	VMOVDQU   -2(SI)(R11*1), Y4
+	VPADDW    narrowPairs<>+32(SB), Y0, Y5
+	VPSRLW    $2, Y5, Y5
+	VPAND     word3<>(SB), Y4, Y4
+	VPSLLW    $10, Y4, Y4
+	VPXOR     wordDC00<>(SB), Y0, Y6
+	VPOR      Y6, Y4, Y4
+	VPBLENDVB Y3, Y4, Y5, Y4
+	VPSRLW    $6, Y4, Y5
+	VPSLLW    $8, Y4, Y4
+	VPOR      Y5, Y4, Y4
+	VPAND     narrowPairs<>+64(SB), Y4, Y4
+	VPOR      narrowPairs<>+96(SB), Y4, Y4
+	VPBLENDVB Y1, Y0, Y4, Y3
+	VPACKSSWB Y2, Y2, Y2
+	VPMOVMSKB Y2, AX
+	PACK(R15, AX, X3, 8, 1)
+	SHRL      $16, AX
+	VEXTRACTI128 $1, Y3, X3
+	PACK(R15, AX, X3, 8, 1)
+	ADDQ      $32, R11
+	JMP       narrow2pairs
+
+narrow2pairsgen:
+	MOVBLZX   stop+52(FP), R12
+	JMP       narrow2surgen
+
+narrow2surgen:
 	// Surrogates: each high one must have a low one after it, the unit
 	// after the block for the last lane, and each low one a high one
 	// before it, the last of the block before for the first lane (which
