@@ -557,7 +557,7 @@ widen5done:
 	MOVQ AX, ns+56(FP)
 	RET
 
-// func narrowAVX2(dst, src []byte, stopLo, stopLast uint16, stop, stopASCII bool) (nd, ns int)
+// func narrowAVX2(dst, src []byte, stopLo, stopLast uint16, stop, stopASCII, stopPairs bool) (nd, ns int)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·narrowAVX2(SB), NOSPLIT, $0-72
 	MOVQ    dst_base+0(FP), DI
@@ -712,10 +712,10 @@ narrow2pack2:
 
 narrow2sur:
 	// Blocks of ASCII units and pairs of surrogates only take
-	// narrow2pairs, while the stop range is empty and there is a unit
-	// before the block to read.
-	TESTL     R12, R12
-	JNZ       narrow2surgen
+	// narrow2pairs, while the stop range holds none of their units and
+	// there is a unit before the block to read.
+	CMPB      stopPairs+54(FP), $0
+	JNE       narrow2surgen
 	TESTQ     R11, R11
 	JNZ       narrow2pairsblock
 	JMP       narrow2surgen
@@ -735,27 +735,27 @@ narrow2pairs:
 
 narrow2pairsblock:
 	// Y2 and DX: the lanes of the surrogates (2 bits a lane in all
-	// these masks); Y1 and CX: those of ASCII; Y3 those whose unit is
+	// these masks); Y1 and R13: those of ASCII; Y3 those whose unit is
 	// above DBFF as a signed word, ASCII and the low surrogates, which
 	// are in AX. The high surrogates are the others, in DX, each with a
 	// low one in the lane after it, or the unit after the block for
 	// the last lane, and each low one a high one before it, or for the
 	// first lane the block before ending with one (R10). CX: the lanes
-	// and units that are not so. R12, the stop flag, 0 in narrow2pairs,
-	// holds a mask that is 0 where CX is.
+	// and units that are not so. R13, the stopASCII flag, is 0 in
+	// narrow2pairs and again when CX is.
 	VPAND     Y15, Y0, Y1
 	VPCMPEQW  Y13, Y1, Y1
-	VPMOVMSKB Y1, CX
+	VPMOVMSKB Y1, R13
 	VPCMPGTW  narrowPairs<>+0(SB), Y0, Y3
 	VPMOVMSKB Y3, AX
-	ORL       DX, CX
-	NOTL      CX
+	ORL       DX, R13
+	NOTL      R13
 	ANDL      DX, AX
 	XORL      AX, DX
-	LEAL      (R10)(R10*2), R12
-	LEAL      (R12)(DX*4), R12
-	XORL      AX, R12
-	ORL       R12, CX
+	LEAL      (R10)(R10*2), CX
+	LEAL      (CX)(DX*4), CX
+	XORL      AX, CX
+	ORL       R13, CX
 	SARL      $31, DX
 	MOVWLZX   32(SI)(R11*1), AX
 	ANDL      $0xFC00, AX
@@ -795,7 +795,7 @@ narrow2pairsblock:
 	JMP       narrow2pairs
 
 narrow2pairsgen:
-	MOVBLZX   stop+52(FP), R12
+	XORL      R13, R13
 	JMP       narrow2surgen
 
 narrow2surgen:
