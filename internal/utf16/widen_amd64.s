@@ -575,7 +575,7 @@ TEXT ·narrowAVX2(SB), NOSPLIT, $0-72
 	LEAQ    narrowPack3<>(SB), R14
 	LEAQ    narrowPack2<>(SB), R15
 	BROADCASTW(0xFF80, Y15)
-	BROADCASTW(0xD800, Y14)
+	BROADCASTW(0xD800, Y14) // u&F800 of the surrogates
 	VPXOR   Y13, Y13, Y13
 	BROADCASTW(0xF800, Y12)
 	BROADCASTW(0x3F, Y11)
@@ -721,6 +721,8 @@ narrow2sur:
 	JMP       narrow2surgen
 
 narrow2pairs:
+	// The room of narrow2loop, then the next block, to narrow2block if
+	// it holds no surrogate.
 	CMPQ      R11, R9
 	JGT       narrow2done
 	LEAQ      (BX)(R10*2), CX
@@ -769,8 +771,8 @@ narrow2pairsblock:
 	// 80|v&3F: for a high one h, (h+word9840)>>2, which is 70|cp>>18 in
 	// bits 6..12 and cp>>12 in bits 0..5 for its code point cp; for a
 	// low one u after h, (h&3)<<10 | u-DC00, cp's bits 0..11. The ASCII
-	// units in their lanes, and the low byte of each lane packed by
-	// narrowPack2, with the 2 bytes of the surrogates'.
+	// units in their lanes, packed by narrowPack2 keyed by the lanes of
+	// the surrogates, which keep both bytes.
 	VMOVDQU   -2(SI)(R11*1), Y4
 	VPADDW    narrowPairs<>+32(SB), Y0, Y5
 	VPSRLW    $2, Y5, Y5
@@ -796,7 +798,6 @@ narrow2pairsblock:
 
 narrow2pairsgen:
 	XORL      R13, R13
-	JMP       narrow2surgen
 
 narrow2surgen:
 	// Surrogates: each high one must have a low one after it, the unit
