@@ -74,3 +74,46 @@ func TestNarrowRuns(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNarrow checks the kernels against the reference on UTF-16 made of
+// the fuzzer's bytes, two to a unit: the first picks what the unit is
+// (ASCII most often, then high and low surrogates, which make pairs
+// and lone ones, and units of 2 and 3 bytes and of OPTU8's stop range),
+// the second varies it; and the stop range is one of TestNarrow's.
+func FuzzNarrow(f *testing.F) {
+	f.Add([]byte("a\x00b\x00\x80\x01\x90\x02a\x00\x80\x03\x90\x04"), uint8(0), uint8(64))
+	f.Add([]byte(strings.Repeat("\x80\x01\x90\x02 \x00", 30)), uint8(1), uint8(200))
+	f.Fuzz(func(t *testing.T, in []byte, stop, room uint8) {
+		var units []uint16
+		for i := 0; i+1 < len(in); i += 2 {
+			k, v := in[i], uint16(in[i+1])
+			switch {
+			case k < 0x80:
+				units = append(units, uint16(k))
+			case k < 0x90:
+				units = append(units, 0xD800|v<<2|uint16(k&3))
+			case k < 0xA0:
+				units = append(units, 0xDC00|v<<2|uint16(k&3))
+			case k < 0xB0:
+				units = append(units, 0x80|v<<3&0x780|uint16(k&0x7F))
+			case k < 0xC0:
+				units = append(units, 0xEF00|v)
+			default:
+				units = append(units, uint16(k)<<8|v)
+			}
+		}
+		src := le(units)
+		st := stops[int(stop)%len(stops)]
+		for _, im := range impls {
+			if !im.Supported() {
+				continue
+			}
+			dst, want := make([]byte, int(room)*2), make([]byte, int(room)*2)
+			nd, ns := im.narrow(dst, src, st[0], st[1])
+			wnd, wns := narrowGeneric(want, src, st[0], st[1])
+			if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
+				t.Fatalf("%s room %d stop %x (% X): %d, %d; generic %d, %d", im.Name, len(dst), st, src, nd, ns, wnd, wns)
+			}
+		}
+	})
+}
