@@ -713,11 +713,18 @@ narrow2pack2:
 narrow2sur:
 	// Blocks of ASCII units and pairs of surrogates only take
 	// narrow2pairs, while the stop range holds none of their units and
-	// there is a unit before the block to read.
+	// there is a unit before the block to read. Those with other units
+	// go on here at the cost of a test of their ASCII lanes.
 	CMPB      stopPairs+54(FP), $0
 	JNE       narrow2surgen
 	TESTQ     R11, R11
-	JNZ       narrow2pairsblock
+	JZ        narrow2surgen
+	VPAND     Y15, Y0, Y1
+	VPCMPEQW  Y13, Y1, Y1
+	VPMOVMSKB Y1, CX
+	ORL       DX, CX
+	CMPL      CX, $-1
+	JEQ       narrow2pairsblock
 	JMP       narrow2surgen
 
 narrow2pairs:
