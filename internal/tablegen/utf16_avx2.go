@@ -32,6 +32,7 @@ func UTF16AVX2() File {
 			{Name: "narrowThrees", Doc: "narrowThrees packs 4 dwords of 3 bytes each, in each lane: their\n" +
 				"12 bytes, then 80s.",
 				Data: NarrowThrees()},
+			NarrowPairs(),
 			{Name: "wordEF", Doc: "The constants of widenAVX2's 4-byte sequences, each a word in all\n" +
 				"16 lanes: b0 > wordEF for their leads b0. With t the unit that a\n" +
 				"lane's 3 bytes would make if its byte led a 3-byte sequence,\n" +

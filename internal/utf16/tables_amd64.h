@@ -1572,6 +1572,32 @@ DATA narrowThrees<>+0x10(SB)/8, $0x0908060504020100
 DATA narrowThrees<>+0x18(SB)/8, $0x808080800e0d0c0a
 GLOBL narrowThrees<>(SB), RODATA|NOPTR, $32
 
+// narrowPairs holds the constants of narrowAVX2's blocks of ASCII units
+// and surrogate pairs, each a word in all 16 lanes. At +0, DBFF: as
+// signed words, the units above it are ASCII and the low surrogates.
+// At +32, 9840: for a high surrogate h, (h+9840)&FFFF>>2 holds
+// 70|cp>>18 in bits 6..12 and cp>>12&3F in bits 0..5, cp the code point
+// of its pair. At +64, 3F7F, and at +96, 8080: the mask and the top
+// bits of the 2 bytes of a surrogate's lane, 80|(v>>6)&7F then
+// 80|v&3F for such a v (or for the low one, v = cp&FFF).
+DATA narrowPairs<>+0x00(SB)/8, $0xdbffdbffdbffdbff
+DATA narrowPairs<>+0x08(SB)/8, $0xdbffdbffdbffdbff
+DATA narrowPairs<>+0x10(SB)/8, $0xdbffdbffdbffdbff
+DATA narrowPairs<>+0x18(SB)/8, $0xdbffdbffdbffdbff
+DATA narrowPairs<>+0x20(SB)/8, $0x9840984098409840
+DATA narrowPairs<>+0x28(SB)/8, $0x9840984098409840
+DATA narrowPairs<>+0x30(SB)/8, $0x9840984098409840
+DATA narrowPairs<>+0x38(SB)/8, $0x9840984098409840
+DATA narrowPairs<>+0x40(SB)/8, $0x3f7f3f7f3f7f3f7f
+DATA narrowPairs<>+0x48(SB)/8, $0x3f7f3f7f3f7f3f7f
+DATA narrowPairs<>+0x50(SB)/8, $0x3f7f3f7f3f7f3f7f
+DATA narrowPairs<>+0x58(SB)/8, $0x3f7f3f7f3f7f3f7f
+DATA narrowPairs<>+0x60(SB)/8, $0x8080808080808080
+DATA narrowPairs<>+0x68(SB)/8, $0x8080808080808080
+DATA narrowPairs<>+0x70(SB)/8, $0x8080808080808080
+DATA narrowPairs<>+0x78(SB)/8, $0x8080808080808080
+GLOBL narrowPairs<>(SB), RODATA|NOPTR, $128
+
 // The constants of widenAVX2's 4-byte sequences, each a word in all
 // 16 lanes: b0 > wordEF for their leads b0. With t the unit that a
 // lane's 3 bytes would make if its byte led a 3-byte sequence,

@@ -91,7 +91,8 @@ func widenAVX512(dst, src []byte) (nd, ns int)
 // narrow2 is Narrow, by narrowAVX2.
 func narrow2(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
 	lo, n := stopUnits(stopLo, stopN)
-	return narrowAVX2(dst, src, uint16(lo), uint16(n-1), n > 0, n > 0 && (lo < 0x80 || lo+n > 0x10000))
+	ascii := n > 0 && (lo < 0x80 || lo+n > 0x10000)
+	return narrowAVX2(dst, src, uint16(lo), uint16(n-1), n > 0, ascii, ascii || n > 0 && lo < 0xE000 && lo+n > 0xD800)
 }
 
 // stopUnits returns the units u (below 0x10000) with u-stopLo < stopN
@@ -117,7 +118,9 @@ func stopUnits(stopLo, stopN uint32) (lo, n uint32) {
 
 // narrowAVX2 is Narrow with the stop range, if stop is set, of the units
 // u with (u-stopLo)&0xFFFF <= stopLast, which it looks for in blocks of
-// ASCII too if stopASCII is set.
+// ASCII too if stopASCII is set, and in blocks of ASCII and surrogate
+// pairs if stopPairs is set, which stopASCII and a range that holds a
+// surrogate need.
 //
 //go:noescape
-func narrowAVX2(dst, src []byte, stopLo, stopLast uint16, stop, stopASCII bool) (nd, ns int)
+func narrowAVX2(dst, src []byte, stopLo, stopLast uint16, stop, stopASCII, stopPairs bool) (nd, ns int)

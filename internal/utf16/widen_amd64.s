@@ -674,7 +674,7 @@ widen5done:
 	MOVQ AX, ns+56(FP)
 	RET
 
-// func narrowAVX2(dst, src []byte, stopLo, stopLast uint16, stop, stopASCII bool) (nd, ns int)
+// func narrowAVX2(dst, src []byte, stopLo, stopLast uint16, stop, stopASCII, stopPairs bool) (nd, ns int)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·narrowAVX2(SB), NOSPLIT, $0-72
 	MOVQ    dst_base+0(FP), DI
@@ -692,7 +692,7 @@ TEXT ·narrowAVX2(SB), NOSPLIT, $0-72
 	LEAQ    narrowPack3<>(SB), R14
 	LEAQ    narrowPack2<>(SB), R15
 	BROADCASTW(0xFF80, Y15)
-	BROADCASTW(0x1B, Y14) // D800..DFFF>>11
+	BROADCASTW(0xD800, Y14) // u&F800 of the surrogates
 	VPXOR   Y13, Y13, Y13
 	BROADCASTW(0xF800, Y12)
 	BROADCASTW(0x3F, Y11)
@@ -709,6 +709,8 @@ narrow2loop:
 	CMPQ CX, R8
 	JGT  narrow2done
 	VMOVDQU (SI)(R11*1), Y0
+
+narrow2block:
 	TESTL   R13, R13
 	JNZ     narrow2multi
 	VPTEST  Y15, Y0
@@ -721,13 +723,43 @@ narrow2ascii:
 	VMOVDQU      X2, (DI)(BX*1)
 	ADDQ         $32, R11
 	ADDQ         $16, BX
-	JMP          narrow2loop
+	TESTL        R13, R13
+	JNZ          narrow2loop
+
+narrow2ascii4:
+	// More ASCII: 4 blocks at a time while the 4th fits, as the block
+	// steps would take them.
+	LEAQ         96(R11), CX
+	CMPQ         CX, R9
+	JGT          narrow2loop
+	LEAQ         48(BX), CX
+	CMPQ         CX, R8
+	JGT          narrow2loop
+	VMOVDQU      (SI)(R11*1), Y0
+	VMOVDQU      32(SI)(R11*1), Y1
+	VMOVDQU      64(SI)(R11*1), Y2
+	VMOVDQU      96(SI)(R11*1), Y3
+	VPOR         Y1, Y0, Y4
+	VPOR         Y3, Y2, Y5
+	VPOR         Y5, Y4, Y4
+	VPTEST       Y15, Y4
+	JNZ          narrow2loop
+	VPACKUSWB    Y1, Y0, Y0
+	VPACKUSWB    Y3, Y2, Y2
+	VPERMQ       $0xD8, Y0, Y0
+	VPERMQ       $0xD8, Y2, Y2
+	VMOVDQU      Y0, (DI)(BX*1)
+	VMOVDQU      Y2, 32(DI)(BX*1)
+	ADDQ         $128, R11
+	ADDQ         $64, BX
+	JMP          narrow2ascii4
 
 narrow2multi:
-	VPSRLW   $11, Y0, Y1
-	VPCMPEQW Y14, Y1, Y1
-	VPTEST   Y1, Y1
-	JNZ      narrow2sur
+	VPAND     Y12, Y0, Y2
+	VPCMPEQW  Y14, Y2, Y2
+	VPMOVMSKB Y2, DX
+	TESTL     DX, DX
+	JNZ       narrow2sur
 	TESTL    R12, R12
 	JZ       narrow2conv
 	STOP(Y13)
@@ -796,6 +828,102 @@ narrow2pack2:
 	JMP  narrow2loop
 
 narrow2sur:
+	// Blocks of ASCII units and pairs of surrogates only take
+	// narrow2pairs, while the stop range holds none of their units and
+	// there is a unit before the block to read. Those with other units
+	// go on here at the cost of a test of their ASCII lanes.
+	CMPB      stopPairs+54(FP), $0
+	JNE       narrow2surgen
+	TESTQ     R11, R11
+	JZ        narrow2surgen
+	VPAND     Y15, Y0, Y1
+	VPCMPEQW  Y13, Y1, Y1
+	VPMOVMSKB Y1, CX
+	ORL       DX, CX
+	CMPL      CX, $-1
+	JEQ       narrow2pairsblock
+	JMP       narrow2surgen
+
+narrow2pairs:
+	// The room of narrow2loop, then the next block, to narrow2block if
+	// it holds no surrogate.
+	CMPQ      R11, R9
+	JGT       narrow2done
+	LEAQ      (BX)(R10*2), CX
+	CMPQ      CX, R8
+	JGT       narrow2done
+	VMOVDQU   (SI)(R11*1), Y0
+	VPAND     Y12, Y0, Y2
+	VPCMPEQW  Y14, Y2, Y2
+	VPMOVMSKB Y2, DX
+	TESTL     DX, DX
+	JZ        narrow2block
+
+narrow2pairsblock:
+	// Y2 and DX: the lanes of the surrogates (2 bits a lane in all
+	// these masks); Y1 and R13: those of ASCII; Y3 those whose unit is
+	// above DBFF as a signed word, ASCII and the low surrogates, which
+	// are in AX. The high surrogates are the others, in DX, each with a
+	// low one in the lane after it, or the unit after the block for
+	// the last lane, and each low one a high one before it, or for the
+	// first lane the block before ending with one (R10). CX: the lanes
+	// and units that are not so. R13, the stopASCII flag, is 0 in
+	// narrow2pairs and again when CX is.
+	VPAND     Y15, Y0, Y1
+	VPCMPEQW  Y13, Y1, Y1
+	VPMOVMSKB Y1, R13
+	VPCMPGTW  narrowPairs<>+0(SB), Y0, Y3
+	VPMOVMSKB Y3, AX
+	ORL       DX, R13
+	NOTL      R13
+	ANDL      DX, AX
+	XORL      AX, DX
+	LEAL      (R10)(R10*2), CX
+	LEAL      (CX)(DX*4), CX
+	XORL      AX, CX
+	ORL       R13, CX
+	SARL      $31, DX
+	MOVWLZX   32(SI)(R11*1), AX
+	ANDL      $0xFC00, AX
+	XORL      $0xDC00, AX
+	ANDL      DX, AX
+	ORL       AX, CX
+	JNZ       narrow2pairsgen
+	NEGL      DX
+	MOVL      DX, R10
+	// The 2 bytes of each surrogate from v, 80|(v>>6)&word3F7F then
+	// 80|v&3F: for a high one h, (h+word9840)>>2, which is 70|cp>>18 in
+	// bits 6..12 and cp>>12 in bits 0..5 for its code point cp; for a
+	// low one u after h, (h&3)<<10 | u-DC00, cp's bits 0..11. The ASCII
+	// units in their lanes, packed by narrowPack2 keyed by the lanes of
+	// the surrogates, which keep both bytes.
+	VMOVDQU   -2(SI)(R11*1), Y4
+	VPADDW    narrowPairs<>+32(SB), Y0, Y5
+	VPSRLW    $2, Y5, Y5
+	VPAND     word3<>(SB), Y4, Y4
+	VPSLLW    $10, Y4, Y4
+	VPXOR     wordDC00<>(SB), Y0, Y6
+	VPOR      Y6, Y4, Y4
+	VPBLENDVB Y3, Y4, Y5, Y4
+	VPSRLW    $6, Y4, Y5
+	VPSLLW    $8, Y4, Y4
+	VPOR      Y5, Y4, Y4
+	VPAND     narrowPairs<>+64(SB), Y4, Y4
+	VPOR      narrowPairs<>+96(SB), Y4, Y4
+	VPBLENDVB Y1, Y0, Y4, Y3
+	VPACKSSWB Y2, Y2, Y2
+	VPMOVMSKB Y2, AX
+	PACK(R15, AX, X3, 8, 1)
+	SHRL      $16, AX
+	VEXTRACTI128 $1, Y3, X3
+	PACK(R15, AX, X3, 8, 1)
+	ADDQ      $32, R11
+	JMP       narrow2pairs
+
+narrow2pairsgen:
+	XORL      R13, R13
+
+narrow2surgen:
 	// Surrogates: each high one must have a low one after it, the unit
 	// after the block for the last lane, and each low one a high one
 	// before it, the last of the block before for the first lane (which
