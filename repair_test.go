@@ -168,11 +168,20 @@ func TestRepairPairs(t *testing.T) {
 	for i := range base {
 		base[i] = byte(rng.Uint32())
 	}
+	var seconds []int
+	for c := 0x80; c <= 0xBF; c++ {
+		// With -short, the bytes where a lead's accepted range begins or
+		// ends (Table 3-7), and those just outside, and BC to BF, the
+		// second bytes of what OPTU8 escapes.
+		if !testing.Short() || c&0x0F == 0 || c&0x0F == 0x0F || c >= 0xBC {
+			seconds = append(seconds, c)
+		}
+	}
 	for _, p := range repairPolicies {
 		for _, name := range implNames() {
 			restore := setImpl(name)
 			for lead := 0xC0; lead <= 0xFF; lead++ {
-				for second := 0x80; second <= 0xBF; second++ {
+				for _, second := range seconds {
 					in := bytes.Clone(base)
 					for _, at := range []int{64, 64 + 30, 128 - 2}[:shortLen(3, 1)] {
 						copy(in[at:], []byte{byte(lead), byte(second), 0x80, 0xBF})
