@@ -21,23 +21,18 @@ func UTF16NEON() File {
 	// block's low and high unit bytes (16 each) that gather the units of
 	// those characters, for the half's first 8 bytes; widenIdx+4096 the
 	// same for its last 8. Unused bytes are FF, which TBL makes 0.
-	widenIdx := fill(0xFF, 2*256*16)
-	widenLen := make([]byte, 512)
-	for half := range 2 {
-		for key := range 256 {
-			e := widenIdx[half*4096+key*16:][:16]
-			k := 0
-			for p := range 8 {
-				if key>>p&1 != 0 {
-					e[2*k] = byte(8*half + p)
-					e[2*k+1] = byte(16 + 8*half + p)
-					k++
-				}
+	widenIdx, widenLen := halves(256, func(e []byte, half, key int) int {
+		k := 0
+		for p := range 8 {
+			if key>>p&1 != 0 {
+				e[2*k] = byte(8*half + p)
+				e[2*k+1] = byte(16 + 8*half + p)
+				k++
 			}
-			widenLen[key] = byte(2 * bits.OnesCount8(uint8(key)))
-			widenLen[256+key] = widenLen[key]
 		}
-	}
+		return 2 * bits.OnesCount8(uint8(key))
+	})
+	widenLen = append(widenLen, widenLen...)
 	// widen13Idx: for text of 1- and 3-byte characters only, by the 9
 	// bits that mark the bytes that start a character among 9 (bit i for
 	// byte i), the indexes into a half block's 16 low unit bytes of
@@ -46,25 +41,22 @@ func UTF16NEON() File {
 	// a character is ASCII where the byte after it starts one, else it
 	// has 3 bytes. For the half's first 8 bytes; widen13Idx+8192 the same
 	// for its last 8.
-	widen13Idx := fill(0xFF, 2*512*16)
-	for half := range 2 {
-		for key := range 512 {
-			e := widen13Idx[half*8192+key*16:][:16]
-			k := 0
-			for p := range 8 {
-				if key>>p&1 == 0 {
-					continue
-				}
-				if key>>(p+1)&1 != 0 {
-					e[2*k] = byte(32 + 8*half + p)
-				} else {
-					e[2*k] = byte(8*half + p)
-					e[2*k+1] = byte(16 + 8*half + p)
-				}
-				k++
+	widen13Idx, _ := halves(512, func(e []byte, half, key int) int {
+		k := 0
+		for p := range 8 {
+			if key>>p&1 == 0 {
+				continue
 			}
+			if key>>(p+1)&1 != 0 {
+				e[2*k] = byte(32 + 8*half + p)
+			} else {
+				e[2*k] = byte(8*half + p)
+				e[2*k+1] = byte(16 + 8*half + p)
+			}
+			k++
 		}
-	}
+		return 0
+	})
 	// narrowIdx: by the codes of 4 units (unit k's in bits 2k and 2k+1),
 	// the indexes into the three registers of the units' first, second
 	// and third UTF-8 bytes (16 each) that gather their bytes, for the
@@ -95,23 +87,18 @@ func UTF16NEON() File {
 	// first and last UTF-8 bytes that gather their bytes (1 or 2 each),
 	// for the first 8 units of 16; narrow2Idx+4096 the same for the last
 	// 8.
-	narrow2Idx := fill(0xFF, 2*256*16)
-	narrow2Len := make([]byte, 256)
-	for half := range 2 {
-		for key := range 256 {
-			e := narrow2Idx[half*4096+key*16:][:16]
-			n := 0
-			for k := range 8 {
-				e[n] = byte(8*half + k)
+	narrow2Idx, narrow2Len := halves(256, func(e []byte, half, key int) int {
+		n := 0
+		for k := range 8 {
+			e[n] = byte(8*half + k)
+			n++
+			if key>>k&1 != 0 {
+				e[n] = byte(16 + 8*half + k)
 				n++
-				if key>>k&1 != 0 {
-					e[n] = byte(16 + 8*half + k)
-					n++
-				}
 			}
-			narrow2Len[key] = byte(n)
 		}
-	}
+		return n
+	})
 	// widen14Idx: for text of 1- and 4-byte characters only, by the 10
 	// bits that mark the bytes that start a character among the byte
 	// before 8, those 8 and the byte after them (bit 0 for the byte
@@ -123,30 +110,25 @@ func UTF16NEON() File {
 	// it does not; its low surrogate, in the second, in the byte after its
 	// lead. For the half's first 8 bytes; widen14Idx+16384 the same for
 	// its last 8.
-	widen14Idx := fill(0xFF, 2*1024*16)
-	widen14Len := make([]byte, 1024)
-	for half := range 2 {
-		for key := range 1024 {
-			e := widen14Idx[half*16384+key*16:][:16]
-			n := 0
-			for p := range 8 {
-				j := byte(8*half + p)
-				start, next, before := key>>(p+1)&1 != 0, key>>(p+2)&1 != 0, key>>p&1 != 0
-				switch {
-				case start && next:
-					e[n] = j
-					n += 2
-				case start:
-					e[n], e[n+1] = j, 16+j
-					n += 2
-				case before:
-					e[n], e[n+1] = 48+j, 32+j
-					n += 2
-				}
+	widen14Idx, widen14Len := halves(1024, func(e []byte, half, key int) int {
+		n := 0
+		for p := range 8 {
+			j := byte(8*half + p)
+			start, next, before := key>>(p+1)&1 != 0, key>>(p+2)&1 != 0, key>>p&1 != 0
+			switch {
+			case start && next:
+				e[n] = j
+				n += 2
+			case start:
+				e[n], e[n+1] = j, 16+j
+				n += 2
+			case before:
+				e[n], e[n+1] = 48+j, 32+j
+				n += 2
 			}
-			widen14Len[key] = byte(n)
 		}
-	}
+		return n
+	})
 	// narrow14Idx: for UTF-16 of ASCII and surrogate pairs only, by the
 	// 9 bits that mark the units that are no high surrogate among the
 	// unit before 8 and those 8 (bit 0 for the one before), the indexes
@@ -155,29 +137,24 @@ func UTF16NEON() File {
 	// register; a high surrogate's first two, in the first and second;
 	// the third and fourth of a low one, which follows a high one. For
 	// the first 8 units of 16; narrow14Idx+8192 the same for the last 8.
-	narrow14Idx := fill(0xFF, 2*512*16)
-	narrow14Len := make([]byte, 512)
-	for half := range 2 {
-		for key := range 512 {
-			e := narrow14Idx[half*8192+key*16:][:16]
-			n := 0
-			for p := range 8 {
-				j := byte(8*half + p)
-				switch {
-				case key>>(p+1)&1 == 0: // high
-					e[n], e[n+1] = j, 16+j
-					n += 2
-				case key>>p&1 == 0: // low
-					e[n], e[n+1] = 32+j, 48+j
-					n += 2
-				default:
-					e[n] = j
-					n++
-				}
+	narrow14Idx, narrow14Len := halves(512, func(e []byte, half, key int) int {
+		n := 0
+		for p := range 8 {
+			j := byte(8*half + p)
+			switch {
+			case key>>(p+1)&1 == 0: // high
+				e[n], e[n+1] = j, 16+j
+				n += 2
+			case key>>p&1 == 0: // low
+				e[n], e[n+1] = 32+j, 48+j
+				n += 2
+			default:
+				e[n] = j
+				n++
 			}
-			narrow14Len[key] = byte(n)
 		}
-	}
+		return n
+	})
 	weights := []byte{1, 2, 4, 8, 16, 32, 64, 128}
 	return File{
 		Name: "tables_arm64.h",
@@ -256,4 +233,24 @@ func UTF16NEON() File {
 					"for unit k."},
 		},
 	}
+}
+
+// halves returns a table of TBL indexes for the two halves of a block, an
+// entry of 16 bytes for each key below keys, half 1's entries after all of
+// half 0's, with the bytes that entry leaves unset FF (which TBL makes 0),
+// and the bytes each entry gathers, by key: entry fills e, the entry of
+// key for half, and returns that count, which must not depend on half.
+func halves(keys int, entry func(e []byte, half, key int) int) (idx, lens []byte) {
+	idx = fill(0xFF, 2*keys*16)
+	lens = make([]byte, keys)
+	for half := range 2 {
+		for key := range keys {
+			n := byte(entry(idx[(half*keys+key)*16:][:16], half, key))
+			if half > 0 && n != lens[key] {
+				panic("tablegen: an entry's count depends on the half")
+			}
+			lens[key] = n
+		}
+	}
+	return idx, lens
 }
