@@ -1,7 +1,6 @@
 package utf16
 
 import (
-	"bytes"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -59,17 +58,7 @@ func TestNarrowRuns(t *testing.T) {
 				rs = rooms[rng.IntN(len(rooms)):][:1]
 			}
 			for _, room := range rs {
-				for _, im := range impls {
-					if !im.Supported() {
-						continue
-					}
-					dst, want := make([]byte, room), make([]byte, room)
-					nd, ns := im.narrow(dst, src, stop[0], stop[1])
-					wnd, wns := narrowGeneric(want, src, stop[0], stop[1])
-					if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
-						t.Fatalf("%s room %d stop %x (% X): %d, %d; generic %d, %d", im.Name, room, stop, src, nd, ns, wnd, wns)
-					}
-				}
+				checkNarrow(t, src, room, stop[0], stop[1])
 			}
 		}
 	}
@@ -104,16 +93,6 @@ func FuzzNarrow(f *testing.F) {
 		}
 		src := le(units)
 		st := stops[int(stop)%len(stops)]
-		for _, im := range impls {
-			if !im.Supported() {
-				continue
-			}
-			dst, want := make([]byte, int(room)*2), make([]byte, int(room)*2)
-			nd, ns := im.narrow(dst, src, st[0], st[1])
-			wnd, wns := narrowGeneric(want, src, st[0], st[1])
-			if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
-				t.Fatalf("%s room %d stop %x (% X): %d, %d; generic %d, %d", im.Name, len(dst), st, src, nd, ns, wnd, wns)
-			}
-		}
+		checkNarrow(t, src, int(room)*2, st[0], st[1])
 	})
 }

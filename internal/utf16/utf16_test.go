@@ -258,22 +258,26 @@ func TestRoom(t *testing.T) {
 		src := []byte(all[i])
 		wide := le(utf16.Encode([]rune(all[i])))
 		for room := 0; room <= 5*Room; room++ {
-			for _, im := range impls {
-				if !im.Supported() {
-					continue
-				}
-				dst, want := make([]byte, room), make([]byte, room)
-				nd, ns := im.widen(dst, src)
-				wnd, wns := widenGeneric(want, src)
-				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
-					t.Fatalf("%s widen room %d (%q): %d, %d; generic %d, %d", im.Name, room, src, nd, ns, wnd, wns)
-				}
-				nd, ns = im.narrow(dst, wide, 0xEF80, 0x80)
-				wnd, wns = narrowGeneric(want, wide, 0xEF80, 0x80)
-				if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
-					t.Fatalf("%s narrow room %d (% X): %d, %d; generic %d, %d", im.Name, room, wide, nd, ns, wnd, wns)
-				}
-			}
+			checkWiden(t, src, room)
+			checkNarrow(t, wide, room, 0xEF80, 0x80)
+		}
+	}
+}
+
+// checkNarrow fails t where an implementation's Narrow of src into room
+// bytes of dst, with the stop range of stopN units from stopLo, differs
+// from the reference's.
+func checkNarrow(t *testing.T, src []byte, room int, stopLo, stopN uint32) {
+	t.Helper()
+	for _, im := range impls {
+		if !im.Supported() {
+			continue
+		}
+		dst, want := make([]byte, room), make([]byte, room)
+		nd, ns := im.narrow(dst, src, stopLo, stopN)
+		wnd, wns := narrowGeneric(want, src, stopLo, stopN)
+		if nd != wnd || ns != wns || !bytes.Equal(dst[:nd], want[:wnd]) {
+			t.Fatalf("%s room %d stop %x+%x (% X): %d, %d; generic %d, %d", im.Name, room, stopLo, stopN, src, nd, ns, wnd, wns)
 		}
 	}
 }
