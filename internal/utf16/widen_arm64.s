@@ -507,9 +507,11 @@ w13in:
 	MOVBU  -1(R0), R7
 	CMP    $0xF0, R7
 	BHS    w13stop
+	// The first block's characters go out whichever way: the groups
+	// set no flags, so the TST's decide after them. R23 is the next
+	// step's, where both blocks are taken (w13end clears it otherwise).
 	AND    R15, R14, R7
 	TST    $0xFFFFFFFF00000000, R7
-	BEQ    w13one
 	LSR    $62, R13, R23
 	AND    $0x1FF, R14, R7
 	W13GROUP(22, V0, V1, V2)
@@ -519,6 +521,7 @@ w13in:
 	W13GROUP(22, V3, V4, V5)
 	UBFX   $22, R13, $9, R7
 	W13GROUP(9, V3, V4, V5)
+	BEQ    w13none
 	UBFX   $30, R13, $9, R7
 	W13GROUP(22, V6, V7, V8)
 	UBFX   $38, R13, $9, R7
@@ -528,18 +531,6 @@ w13in:
 	UBFX   $54, R13, $9, R7
 	W13GROUP(9, V9, V10, V11)
 	B      w13
-
-w13one:
-	AND   $0x1FF, R14, R7
-	W13GROUP(22, V0, V1, V2)
-	UBFX  $6, R13, $9, R7
-	W13GROUP(9, V0, V1, V2)
-	UBFX  $14, R13, $9, R7
-	W13GROUP(22, V3, V4, V5)
-	UBFX  $22, R13, $9, R7
-	W13GROUP(9, V3, V4, V5)
-	SUB   $32, R0
-	B     w13end
 
 w13none:
 	SUB   $32, R0
