@@ -90,11 +90,6 @@ func NewTransformer(p Policy, opts ...Option) *Transformer {
 // Transformer, need no allocation of their own for it.
 func (t *Transformer) init(p Policy, opts []Option) {
 	t.c.init(p, opts)
-	t.start()
-}
-
-// start readies t for its first stream once its core is set up.
-func (t *Transformer) start() {
 	t.Reset()
 }
 

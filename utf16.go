@@ -191,7 +191,7 @@ func (e wideEncoding) NewDecoder() *encoding.Decoder {
 	o := e.options()
 	o.base = e.f
 	t.c.initFrom(e.p, o)
-	t.start()
+	t.Reset()
 	return &encoding.Decoder{Transformer: t}
 }
 
@@ -199,7 +199,7 @@ func (e wideEncoding) NewEncoder() *encoding.Encoder {
 	w := new(encoder)
 	w.t.c.initFrom(e.p, e.options())
 	w.t.c.o.detectBOM = false
-	w.t.start()
+	w.t.Reset()
 	w.to = e.f
 	return &encoding.Encoder{Transformer: w}
 }
@@ -222,7 +222,7 @@ func (e *encoder) init(f form, p Policy, opts []Option) {
 		// A copy of e's own: init made one for the options.
 		e.t.c.o.detectBOM = false
 	}
-	e.t.start()
+	e.t.Reset()
 	e.to = f
 }
 
@@ -398,7 +398,7 @@ func (t *Transformer) initSlice(f form, p Policy, opts []Option) {
 		o.detectBOM, o.base, o.slice = false, f, true
 	}
 	t.c.initFrom(p, o)
-	t.start()
+	t.Reset()
 }
 
 // sliceDefaults are the options of initSlice without an Option, for a
