@@ -27,8 +27,18 @@ func setImpl(name string) (restore func()) {
 	}
 }
 
-// countSteps returns how many times f made the general path, step, handle
-// a unit.
+// countKernelCalls returns how many times f calls a UTF-16 kernel from
+// the decoders' loop.
+func countKernelCalls(f func()) int {
+	n := 0
+	kernelHook = func() { n++ }
+	defer func() { kernelHook = nil }()
+	f()
+	return n
+}
+
+// countSteps returns how many times f made the general path, step or
+// wideUnit, handle a unit.
 func countSteps(f func()) int {
 	n := 0
 	stepHook = func() { n++ }

@@ -477,9 +477,11 @@ func (t *Transformer) settle(u []byte, k kind, pos int) {
 	}
 }
 
-// stepHook, when set, is called on each call of step. Only tests set it
-// (export_test.go), to count the units that take the general path.
-var stepHook func()
+// stepHook, when set, is called on each call of step and of wideUnit, and
+// kernelHook on each call of a UTF-16 kernel by the decoders' loop. Only
+// tests set them (export_test.go), to count the units that take the
+// general path and the calls into the kernels.
+var stepHook, kernelHook func()
 
 // record counts the ill-formed subpart b at stream offset off and calls the
 // OnInvalid function, if any, with a copy of b.
@@ -700,7 +702,8 @@ func (t *Transformer) next(dst, src []byte, atEOF bool) (nDst, nSrc int, err err
 	} else if skip > 0 {
 		nSrc, t.detected = skip, to
 	} else if t.inForm() != formUTF8 {
-		nDst, nSrc, err = t.wideUnit(dst, src, atEOF, 0)
+		rules := t.wideRules()
+		nDst, nSrc, err = t.wideUnit(dst, src, atEOF, 0, &rules)
 	} else {
 		nDst, nSrc, err = t.step(dst, src, atEOF, 0)
 	}

@@ -56,3 +56,45 @@ func BenchmarkUTF16(b *testing.B) {
 		copyRun("decode", len(fixed))
 	}
 }
+
+// BenchmarkUTF16Dense measures the UTF-16LE decoder on 1 MiB of units
+// that stop the kernels one after another (lone surrogates, the escapes of
+// SurrogateEscape and OPTU8) and of random units, under the policies that
+// meet them, beside x/text's decoder (which writes U+FFFD for a lone
+// surrogate). Throughput counts the bytes of the UTF-16 input.
+func BenchmarkUTF16Dense(b *testing.B) {
+	const n = 1 << 19
+	inputs := []struct {
+		name     string
+		unit     func(i int) uint32
+		policies []Policy
+	}{
+		{"lonehigh", func(i int) uint32 { return 0xD800 + uint32(i%0x400) }, []Policy{Replace, Drop, BackslashReplace}},
+		{"lonelow", func(i int) uint32 { return 0xDC00 + uint32(i%0x400) }, []Policy{Replace}},
+		{"higha", func(i int) uint32 { return [2]uint32{0xDBFF, 'a'}[i%2] }, []Policy{Replace}},
+		{"surrogateescape", func(i int) uint32 { return 0xDC80 + uint32(i%0x80) }, []Policy{SurrogateEscape}},
+		{"optu8", func(i int) uint32 { return 0xEF80 + uint32(i%0x80) }, []Policy{OPTU8}},
+		{"random", func(i int) uint32 { return uint32(i*0x9E3779B1) >> 16 }, []Policy{Replace}},
+	}
+	le := unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)
+	dst := make([]byte, 8*n+64)
+	for _, in := range inputs {
+		src := denseWide(formUTF16LE, n, in.unit)
+		run := func(impl string, tr transform.Transformer) {
+			b.Run("input="+in.name+"/impl="+impl, func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for b.Loop() {
+					tr.Reset()
+					if _, _, err := tr.Transform(dst, src, true); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		for _, p := range in.policies {
+			run(p.String(), UTF16(LittleEndian, p).NewDecoder().Transformer)
+		}
+		run("xtext", le.NewDecoder())
+	}
+}

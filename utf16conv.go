@@ -18,20 +18,26 @@ import (
 func (t *Transformer) transformWide(dst, src []byte, atEOF bool, nSrc int) (nDst, _ int, err error) {
 	f := t.inForm()
 	big := f.big()
-	stopLo, stopN := t.c.restored()
+	rules := t.wideRules()
+	first := 0 // bytes to take in Go before the kernel, after dense ill-formed units
 	for nSrc < len(src) {
 		var nd, ns int
+		var fx wideFixed
 		if f.width() == 2 {
-			nd, ns = narrow16(dst[nDst:], src[nSrc:], big, stopLo, stopN)
+			nd, ns, fx = narrow16(dst[nDst:], src[nSrc:], big, &rules, first)
 		} else {
-			nd, ns = narrow32(dst[nDst:], src[nSrc:], big, stopLo, stopN)
+			nd, ns, fx = narrow32(dst[nDst:], src[nSrc:], big, &rules)
 		}
+		t.fixed(nSrc, fx)
 		nDst += nd
 		nSrc += ns
 		if nSrc == len(src) {
 			break
 		}
-		nd, ns, err = t.wideUnit(dst[nDst:], src[nSrc:], atEOF, nSrc)
+		// Where ill-formed units come close together, the loop goes on
+		// in Go after each, rather than call the kernel for each.
+		first = wideRun
+		nd, ns, err = t.wideUnit(dst[nDst:], src[nSrc:], atEOF, nSrc, &rules)
 		nDst += nd
 		nSrc += ns
 		if err != nil {
@@ -42,24 +48,117 @@ func (t *Transformer) transformWide(dst, src []byte, atEOF bool, nSrc int) (nDst
 	return nDst, nSrc, err
 }
 
-// restored returns a range of code points, stopLo to stopLo+stopN-1,
-// that holds those that the decoders of OPTU8 turn into bytes: U+EF80..
-// U+EFFF, and with NoNUL U+EF00. Under the other policies it is empty.
-func (c *core) restored() (stopLo, stopN uint32) {
-	switch {
-	case c.policy != OPTU8:
-		return 0, 0
-	case c.o.noNUL:
-		return 0xEF00, 0x100
+// wideRun is how many bytes of valid units after a unit that stops the
+// kernel the decoders' loops take in Go before they call the kernel
+// again: where such units come close together, the kernel's call costs
+// more than the loop over the few units between them.
+const wideRun = 32
+
+// wideRules are what the decoders do with the units that are not valid
+// text, or that the policy turns back into the bytes they stand for
+// (U+DC80+b under SurrogateEscape and U+EF80+b under OPTU8 stand for the
+// byte 80+b, and with NoNUL U+DC00 or U+EF00 for 00), and where the
+// kernel stops for the latter.
+type wideRules struct {
+	lo, n uint32 // the kernel stops at the units lo..lo+n-1 (OPTU8's)
+	esc   uint32 // 0xDC00, 0xEF00, or 0 where nothing is restored
+	nul   bool   // esc itself stands for 00
+
+	// Where fix is set, the loops write repl for each ill-formed unit
+	// that is a whole unit (a lone surrogate; in UTF-32, a value above
+	// U+10FFFF) themselves and count it: under Replace, Drop and
+	// Windows1252, without OnInvalid and WTF8, where that is all the
+	// policy does.
+	fix   bool
+	repl  string
+	word  uint32 // repl in a word, where short: it has at most 4 bytes
+	short bool
+}
+
+// putRepl writes r.repl to dst[nd:] and returns the new nd, or returns
+// false where dst has no room for it. It may write up to 4 bytes, whatever
+// the length of repl.
+func (r *wideRules) putRepl(dst []byte, nd int) (int, bool) {
+	if r.short && nd+4 <= len(dst) {
+		binary.LittleEndian.PutUint32(dst[nd:], r.word)
+		return nd + len(r.repl), true
 	}
-	return 0xEF80, 0x80
+	if nd+len(r.repl) > len(dst) {
+		return nd, false
+	}
+	return nd + copy(dst[nd:], r.repl), true
+}
+
+// restores reports whether u stands for a byte, byte(u).
+func (r *wideRules) restores(u uint32) bool {
+	return r.esc != 0 && (u-r.esc-0x80 < 0x80 || r.nul && u == r.esc)
+}
+
+// wideRules returns the rules of t's policy and options.
+func (t *Transformer) wideRules() wideRules {
+	c := &t.c
+	switch c.policy {
+	case SurrogateEscape:
+		return wideRules{esc: 0xDC00, nul: c.o.noNUL}
+	case OPTU8:
+		if c.o.noNUL {
+			return wideRules{lo: 0xEF00, n: 0x100, esc: 0xEF00, nul: true}
+		}
+		return wideRules{lo: 0xEF80, n: 0x80, esc: 0xEF00}
+	}
+	r := wideRules{fix: c.o.onInvalid == nil && !c.o.wtf8}
+	switch c.policy {
+	case Replace:
+		r.repl = c.o.replacement
+	case Windows1252:
+		r.repl = "\uFFFD"
+	case Drop:
+	default:
+		r.fix = false
+	}
+	if len(r.repl) <= 4 {
+		var w [4]byte
+		copy(w[:], r.repl)
+		r.word, r.short = binary.LittleEndian.Uint32(w[:]), true
+	}
+	return r
+}
+
+// A wideFixed counts the ill-formed units that the loops wrote repl for.
+type wideFixed struct {
+	units int
+	first int // the position of the first in the loop's src
+}
+
+// add counts the unit at position pos.
+func (f *wideFixed) add(pos int) {
+	if f.units == 0 {
+		f.first = pos
+	}
+	f.units++
+}
+
+// fixed records what a loop fixed in the chunk from pos on, as wideBad
+// records each unit: their count, bytes and the first's offset.
+func (t *Transformer) fixed(pos int, f wideFixed) {
+	if f.units == 0 {
+		return
+	}
+	if t.stats.Subparts == 0 {
+		t.stats.First = t.wideOffset(pos + f.first)
+	}
+	t.stats.Subparts += int64(f.units)
+	t.stats.Bytes += int64(f.units * t.inForm().width())
 }
 
 // wideUnit decodes the one code point at the start of src, which is in
 // t.inForm(), and writes its output to dst: a pair of surrogates, a lone one,
 // a unit cut short at the end of the stream, or any other. pos is src's
 // position in the chunk.
-func (t *Transformer) wideUnit(dst, src []byte, atEOF bool, pos int) (nDst, nSrc int, err error) {
+func (t *Transformer) wideUnit(dst, src []byte, atEOF bool, pos int, rules *wideRules) (nDst, nSrc int, err error) {
+	if stepHook != nil {
+		stepHook()
+	}
 	f := t.inForm()
 	w := f.width()
 	if len(src) < w {
@@ -87,29 +186,16 @@ func (t *Transformer) wideUnit(dst, src []byte, atEOF bool, pos int) (nDst, nSrc
 			}
 		}
 	}
-	size := 0
 	switch {
-	case u-0xD800 < 0x800:
-		// A lone surrogate.
-		switch {
-		case t.c.policy == SurrogateEscape && (u-0xDC80 < 0x80 || u == 0xDC00 && t.c.o.noNUL):
-			size = 1
-		case wtf8:
-			size = 3
-		default:
-			return t.wideBad(dst, src[:n], pos, u)
-		}
-	case u > 0x10FFFF:
-		return t.wideBad(dst, src[:n], pos, u)
-	case t.c.policy == OPTU8 && (u-0xEF80 < 0x80 || u == 0xEF00 && t.c.o.noNUL):
-		size = 1
-	}
-	if size == 1 {
+	case rules.restores(u):
 		if len(dst) < 1 {
 			return 0, 0, transform.ErrShortDst
 		}
 		dst[0] = byte(u)
 		return 1, n, nil
+	case u-0xD800 < 0x800 && !wtf8, u > 0x10FFFF:
+		// A lone surrogate, which WTF8 writes in its 3-byte form.
+		return t.wideBad(dst, src[:n], pos, u)
 	}
 	if len(dst) < utf8Len(u) {
 		return 0, 0, transform.ErrShortDst
@@ -121,9 +207,9 @@ func (t *Transformer) wideUnit(dst, src []byte, atEOF bool, pos int) (nDst, nSrc
 // the chunk, whose value is u where it has one. It returns the output
 // written to dst and the bytes consumed.
 func (t *Transformer) wideBad(dst, b []byte, pos int, u uint32) (nDst, nSrc int, err error) {
-	off, eb := t.wideError(pos, b)
 	switch t.c.policy {
 	case Reject, SurrogateEscape, OPTU8:
+		off, eb := t.wideError(pos, b)
 		e := &Error{Offset: off, Bytes: eb, Form: t.enc()}
 		if t.stats.Subparts == 0 {
 			t.record(off, eb)
@@ -153,7 +239,12 @@ func (t *Transformer) wideBad(dst, b []byte, pos int, u uint32) (nDst, nSrc int,
 			return 0, 0, transform.ErrShortDst
 		}
 	}
-	t.record(off, eb)
+	if t.c.o.onInvalid != nil {
+		t.record(t.wideError(pos, b))
+	} else {
+		// The Stats need only the offset and the length: no copy.
+		t.record(t.wideOffset(pos), b)
+	}
 	return nd, len(b), nil
 }
 
@@ -161,19 +252,24 @@ func (t *Transformer) wideBad(dst, b []byte, pos int, u uint32) (nDst, nSrc int,
 // unit b at position pos of the chunk, as an Error holds them: for a
 // []uint16 or a []rune, the offset in units and the unit high byte first.
 func (t *Transformer) wideError(pos int, b []byte) (int64, []byte) {
-	off := t.off + int64(pos)
 	c := bytes.Clone(b)
-	if t.c.o.slice {
-		f := t.inForm()
+	if f := t.inForm(); t.c.o.slice && !f.big() {
 		w := f.width()
-		off /= int64(w)
-		if !f.big() {
-			for i := range w / 2 {
-				c[i], c[w-1-i] = c[w-1-i], c[i]
-			}
+		for i := range w / 2 {
+			c[i], c[w-1-i] = c[w-1-i], c[i]
 		}
 	}
-	return off, c
+	return t.wideOffset(pos), c
+}
+
+// wideOffset returns the offset that an Error reports for the unit at
+// position pos of the chunk: in units for a []uint16 or a []rune.
+func (t *Transformer) wideOffset(pos int) int64 {
+	off := t.off + int64(pos)
+	if t.c.o.slice {
+		off /= int64(t.inForm().width())
+	}
+	return off
 }
 
 // enc returns the name of the form of t's input for an Error: "" for
@@ -279,29 +375,21 @@ func narrowBig(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
 }
 
 // narrow16 writes the UTF-8 of the valid UTF-16 at the start of src to
-// dst, as far as both allow: whole code points only, and no lone
-// surrogate, unit cut short, or unit in stopLo..stopLo+stopN-1, where it
-// stops. It returns the bytes written and read.
-func narrow16(dst, src []byte, big bool, stopLo, stopN uint32) (nd, ns int) {
+// dst, the bytes that rules restores, and rules.repl for each lone
+// surrogate where rules.fix is set, as far as both allow: whole code
+// points only. It stops at any other lone surrogate and at a unit cut
+// short. It returns the bytes written and read, and the units it fixed. It
+// takes the first bytes of src, first of them, in Go, then lets the kernel
+// go first, and after each unit that the kernel stops at takes at least
+// wideRun bytes more in Go.
+func narrow16(dst, src []byte, big bool, rules *wideRules, first int) (nd, ns int, fx wideFixed) {
 	lo, hi := 0, 1
 	if big {
 		lo, hi = 1, 0
 	}
 	kernel := utf16k.Enabled()
-	for ns+2 <= len(src) {
-		end := len(src)
-		if kernel {
-			var d, s int
-			if big {
-				d, s = narrowBig(dst[nd:], src[ns:], stopLo, stopN)
-			} else {
-				d, s = utf16k.Narrow(dst[nd:], src[ns:], stopLo, stopN)
-			}
-			nd += d
-			ns += s
-			// At least a block in Go, where the kernel stopped.
-			end = min(len(src), ns+utf16k.NarrowBlock)
-		}
+	end := min(len(src), first)
+	for {
 		for ns < end && ns+2 <= len(src) {
 			u := uint32(src[ns+lo]) | uint32(src[ns+hi])<<8
 			switch {
@@ -322,32 +410,66 @@ func narrow16(dst, src []byte, big bool, stopLo, stopN uint32) (nd, ns int) {
 					}
 				}
 				if nd >= len(dst) {
-					return nd, ns
+					return nd, ns, fx
 				}
 				dst[nd] = byte(u)
 				nd++
 				ns += 2
 			case u < 0x800:
 				if nd+2 > len(dst) {
-					return nd, ns
+					return nd, ns, fx
 				}
 				dst[nd] = 0xC0 | byte(u>>6)
 				dst[nd+1] = 0x80 | byte(u)&0x3F
 				nd += 2
 				ns += 2
 			case u-0xD800 < 0x800:
-				if u >= 0xDC00 || ns+4 > len(src) || nd+4 > len(dst) {
-					return nd, ns
+				if u < 0xDC00 {
+					if ns+4 > len(src) {
+						return nd, ns, fx // the pair, if any, is cut short
+					}
+					if v := uint32(src[ns+2+lo]) | uint32(src[ns+2+hi])<<8; v-0xDC00 < 0x400 {
+						if nd+4 > len(dst) {
+							return nd, ns, fx
+						}
+						nd += putUTF8(dst[nd:], 0x10000+(u-0xD800)<<10+(v-0xDC00))
+						ns += 4
+						continue
+					}
 				}
-				v := uint32(src[ns+2+lo]) | uint32(src[ns+2+hi])<<8
-				if v-0xDC00 >= 0x400 {
-					return nd, ns
+				// A lone surrogate: a low one after a high one would have
+				// made a pair with it.
+				switch {
+				case rules.restores(u):
+					if nd >= len(dst) {
+						return nd, ns, fx
+					}
+					dst[nd] = byte(u)
+					nd++
+				case rules.fix:
+					var ok bool
+					if nd, ok = rules.putRepl(dst, nd); !ok {
+						return nd, ns, fx
+					}
+					fx.add(ns)
+				default:
+					return nd, ns, fx
 				}
-				nd += putUTF8(dst[nd:], 0x10000+(u-0xD800)<<10+(v-0xDC00))
-				ns += 4
+				ns += 2
+				end = max(end, min(len(src), ns+wideRun))
 			default:
-				if u-stopLo < stopN || nd+3 > len(dst) {
-					return nd, ns
+				if u-rules.lo < rules.n && rules.restores(u) {
+					if nd >= len(dst) {
+						return nd, ns, fx
+					}
+					dst[nd] = byte(u)
+					nd++
+					ns += 2
+					end = max(end, min(len(src), ns+wideRun))
+					continue
+				}
+				if nd+3 > len(dst) {
+					return nd, ns, fx
 				}
 				dst[nd] = 0xE0 | byte(u>>12)
 				dst[nd+1] = 0x80 | byte(u>>6)&0x3F
@@ -356,8 +478,26 @@ func narrow16(dst, src []byte, big bool, stopLo, stopN uint32) (nd, ns int) {
 				ns += 2
 			}
 		}
+		if ns+2 > len(src) {
+			return nd, ns, fx
+		}
+		end = len(src)
+		if kernel {
+			if kernelHook != nil {
+				kernelHook()
+			}
+			var d, s int
+			if big {
+				d, s = narrowBig(dst[nd:], src[ns:], rules.lo, rules.n)
+			} else {
+				d, s = utf16k.Narrow(dst[nd:], src[ns:], rules.lo, rules.n)
+			}
+			nd += d
+			ns += s
+			// At least a block in Go, where the kernel stopped.
+			end = min(len(src), ns+utf16k.NarrowBlock)
+		}
 	}
-	return nd, ns
 }
 
 // pack16 returns the low bytes of the four 16-bit lanes of x, the first
@@ -367,9 +507,10 @@ func pack16(x uint64) uint32 {
 	return uint32(x | x>>16)
 }
 
-// narrow32 is narrow16 for UTF-32: it stops at a surrogate, a value above
-// U+10FFFF, a unit cut short and a unit in the stop range.
-func narrow32(dst, src []byte, big bool, stopLo, stopN uint32) (nd, ns int) {
+// narrow32 is narrow16 for UTF-32, all in Go: it stops at a surrogate
+// that rules neither restores nor fixes, at a value above U+10FFFF that it
+// does not fix, and at a unit cut short.
+func narrow32(dst, src []byte, big bool, rules *wideRules) (nd, ns int, fx wideFixed) {
 	for ns+4 <= len(src) {
 		if ns+16 <= len(src) && nd+4 <= len(dst) {
 			// ASCII, 4 units at a time.
@@ -398,13 +539,42 @@ func narrow32(dst, src []byte, big bool, stopLo, stopN uint32) (nd, ns int) {
 		} else {
 			u = binary.LittleEndian.Uint32(src[ns:])
 		}
-		if u-0xD800 < 0x800 || u > 0x10FFFF || u-stopLo < stopN || nd+utf8Len(u) > len(dst) {
-			return nd, ns
+		if u-0xD800 < 0x800 || u > 0x10FFFF {
+			switch {
+			case rules.restores(u):
+				if nd >= len(dst) {
+					return nd, ns, fx
+				}
+				dst[nd] = byte(u)
+				nd++
+			case rules.fix:
+				var ok bool
+				if nd, ok = rules.putRepl(dst, nd); !ok {
+					return nd, ns, fx
+				}
+				fx.add(ns)
+			default:
+				return nd, ns, fx
+			}
+			ns += 4
+			continue
+		}
+		if u-rules.lo < rules.n && rules.restores(u) {
+			if nd >= len(dst) {
+				return nd, ns, fx
+			}
+			dst[nd] = byte(u)
+			nd++
+			ns += 4
+			continue
+		}
+		if nd+utf8Len(u) > len(dst) {
+			return nd, ns, fx
 		}
 		nd += putUTF8(dst[nd:], u)
 		ns += 4
 	}
-	return nd, ns
+	return nd, ns, fx
 }
 
 // widen writes src, whole sequences of generalized UTF-8 (valid UTF-8 and

@@ -1,0 +1,181 @@
+package utf8stream
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"testing"
+	"testing/iotest"
+	"unicode/utf8"
+)
+
+// denseWide returns n units in form f, each made by unit from its index,
+// as bytes.
+func denseWide(f form, n int, unit func(i int) uint32) []byte {
+	w := f.width()
+	b := make([]byte, n*w)
+	for i := range n {
+		u := unit(i)
+		switch f {
+		case formUTF16LE:
+			binary.LittleEndian.PutUint16(b[i*w:], uint16(u))
+		case formUTF16BE:
+			binary.BigEndian.PutUint16(b[i*w:], uint16(u))
+		case formUTF32LE:
+			binary.LittleEndian.PutUint32(b[i*w:], u)
+		default:
+			binary.BigEndian.PutUint32(b[i*w:], u)
+		}
+	}
+	return b
+}
+
+// denseWideInputs are units of which every one or every other is a unit
+// that stops the kernels: ill-formed, or an escape that SurrogateEscape or
+// OPTU8 restores.
+var denseWideInputs = []struct {
+	name string
+	unit func(i int) uint32
+}{
+	{"lone high", func(i int) uint32 { return 0xD800 + uint32(i%0x400) }},
+	{"lone low", func(i int) uint32 { return 0xDC00 + uint32(i%0x400) }},
+	{"high then a", func(i int) uint32 { return [2]uint32{0xDBFF, 'a'}[i%2] }},
+	{"low then Cyrillic", func(i int) uint32 { return [2]uint32{0xDFFF, 0x416}[i%2] }},
+	{"SurrogateEscape escapes", func(i int) uint32 { return 0xDC80 + uint32(i%0x80) }},
+	{"OPTU8 escapes", func(i int) uint32 { return 0xEF80 + uint32(i%0x80) }},
+	{"escapes between text", func(i int) uint32 { return [3]uint32{0xDC80, 0x3042, 0xEFFF}[i%3] }},
+	{"random", func(i int) uint32 { return uint32(rand.New(rand.NewPCG(uint64(i), 7)).Uint32()) }},
+}
+
+// TestWideDense checks the decoders on input where the units that stop
+// the kernels come one after another: the output is what the policy makes
+// of each code point and each ill-formed unit, the Stats count
+// every ill-formed unit, nothing is allocated, and the loop goes on in Go
+// over such units: it calls the kernel a few times and the general path
+// only for units that its policy leaves to it (BackslashReplace's, and the
+// one that ends the stream with an error).
+func TestWideDense(t *testing.T) {
+	const n = 4096
+	for _, f := range wideForms {
+		for _, in := range denseWideInputs {
+			src := denseWide(f, n, in.unit)
+			// The code points, with -u-1 for each ill-formed unit u, and
+			// the unit index where each starts.
+			var cps []int64
+			var at []int
+			unit := in.unit
+			if f.width() == 2 {
+				unit = func(i int) uint32 { return in.unit(i) & 0xFFFF }
+			}
+			for i := 0; i < n; i++ {
+				u := unit(i)
+				at = append(at, i)
+				switch {
+				case f.width() == 2 && u-0xD800 < 0x400 && i+1 < n && unit(i+1)-0xDC00 < 0x400:
+					cps = append(cps, 0x10000+int64(u-0xD800)<<10+int64(unit(i+1)-0xDC00))
+					i++
+				case u-0xD800 < 0x800 || u > 0x10FFFF:
+					cps = append(cps, -int64(u)-1)
+				default:
+					cps = append(cps, int64(u))
+				}
+			}
+			for _, p := range allPolicies[1:] {
+				name := fmt.Sprintf("%v/%s/%v", f, in.name, p)
+				// What p makes of the input, and how many ill-formed
+				// units it meets before an error, if any.
+				var want []byte
+				bad, first, fails := 0, -1, false
+				for i, c := range cps {
+					u := uint32(-c - 1)
+					switch {
+					case c >= 0 && (p == OPTU8 && c-0xEF80 < 0x80):
+						want = append(want, byte(c))
+					case c >= 0:
+						want = utf8.AppendRune(want, rune(c))
+					case p == SurrogateEscape && u-0xDC80 < 0x80:
+						want = append(want, byte(u))
+					case p == SurrogateEscape || p == OPTU8:
+						fails = true
+					default:
+						if first < 0 {
+							first = at[i]
+						}
+						bad++
+						switch p {
+						case Replace, Windows1252:
+							want = utf8.AppendRune(want, utf8.RuneError)
+						case BackslashReplace:
+							for _, b := range denseWide(f, 1, func(int) uint32 { return u }) {
+								want = fmt.Appendf(want, "\\x%02x", b)
+							}
+						}
+					}
+					if fails {
+						break
+					}
+				}
+				dec := wideEncodingOf(f, p).NewDecoder().Transformer.(*Transformer)
+				dst := make([]byte, 8*len(src))
+				var nd, ns int
+				var err error
+				var steps int
+				kernel := countKernelCalls(func() {
+					steps = countSteps(func() { nd, ns, err = dec.Transform(dst, src, true) })
+				})
+				if limit := 4 + bad*b2i(in.name == "random"); kernel > limit {
+					t.Errorf("%s: %d calls of a kernel; want at most %d", name, kernel, limit)
+				}
+				if limit := 2 + bad*b2i(p == BackslashReplace); steps > limit {
+					t.Errorf("%s: %d units took the general path; want at most %d", name, steps, limit)
+				}
+				if fails {
+					if _, ok := err.(*Error); !ok {
+						t.Errorf("%s: err = %v; want an *Error", name, err)
+					}
+					continue
+				}
+				if err != nil || ns != len(src) {
+					t.Fatalf("%s: read %d of %d bytes, err = %v", name, ns, len(src), err)
+				}
+				if got := dst[:nd]; !bytes.Equal(got, want) {
+					t.Errorf("%s: output differs from the reference at byte %d", name, firstDiff(got, want))
+				}
+				s := dec.Stats()
+				if s.Subparts != int64(bad) || s.Bytes != int64(bad*f.width()) {
+					t.Errorf("%s: Stats %+v; want %d ill-formed units of %d bytes", name, s, bad, f.width())
+				}
+				if bad > 0 && s.First != int64(first*f.width()) {
+					t.Errorf("%s: Stats.First = %d; want %d", name, s.First, first*f.width())
+				}
+				// The same, a byte at a time and in halves of each read.
+				for _, r := range []io.Reader{iotest.OneByteReader(bytes.NewReader(src)), iotest.HalfReader(bytes.NewReader(src))} {
+					if got, err := io.ReadAll(wideEncodingOf(f, p).NewDecoder().Reader(r)); err != nil || !bytes.Equal(got, want) {
+						t.Errorf("%s: through a Reader in pieces: output differs at byte %d, err = %v", name, firstDiff(got, want), err)
+					}
+				}
+				if a := testing.AllocsPerRun(5, func() { dec.Reset(); dec.Transform(dst, src, true) }); a != 0 {
+					t.Errorf("%s: %v allocations per Transform; want 0", name, a)
+				}
+			}
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// firstDiff returns the offset of the first byte where a and b differ.
+func firstDiff(a, b []byte) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return i
+}
