@@ -64,15 +64,34 @@ type wideRules struct {
 	esc   uint32 // 0xDC00, 0xEF00, or 0 where nothing is restored
 	nul   bool   // esc itself stands for 00
 
-	// Where fix is set, the loops write repl for each ill-formed unit
-	// that is a whole unit (a lone surrogate; in UTF-32, a value above
-	// U+10FFFF) themselves and count it: under Replace, Drop and
-	// Windows1252, without OnInvalid and WTF8, where that is all the
-	// policy does.
-	fix   bool
-	repl  string
-	word  uint32 // repl in a word, where short: it has at most 4 bytes
-	short bool
+	// Where fix is set, the loops write what the policy writes for each
+	// ill-formed unit that is a whole unit (a lone surrogate; in UTF-32,
+	// a value above U+10FFFF) themselves and count it, as wideBad does:
+	// under Replace, Drop, Windows1252 and BackslashReplace, without
+	// OnInvalid and WTF8. That is repl, or with backslash set its escapes.
+	fix       bool
+	backslash bool
+	repl      string
+	word      uint32 // repl in a word, where short: it has at most 4 bytes
+	short     bool
+	slice     bool // the input is a []uint16 or a []rune (BackslashReplace's \u)
+}
+
+// putFix writes what r.fix writes for the ill-formed unit u, whose bytes
+// in the input are b, to dst[nd:] and returns the new nd, or returns false
+// where dst has no room for it.
+func (r *wideRules) putFix(dst []byte, nd int, b []byte, u uint32) (int, bool) {
+	if !r.backslash {
+		return r.putRepl(dst, nd)
+	}
+	var n int
+	var ok bool
+	if r.slice {
+		n, ok = backslashRune(dst[nd:], u)
+	} else {
+		n, ok = backslashBytes(dst[nd:], b)
+	}
+	return nd + n, ok
 }
 
 // putRepl writes r.repl to dst[nd:] and returns the new nd, or returns
@@ -112,6 +131,8 @@ func (t *Transformer) wideRules() wideRules {
 		r.repl = c.o.replacement
 	case Windows1252:
 		r.repl = "\uFFFD"
+	case BackslashReplace:
+		r.backslash, r.slice = true, c.o.slice
 	case Drop:
 	default:
 		r.fix = false
@@ -448,7 +469,7 @@ func narrow16(dst, src []byte, big bool, rules *wideRules, first int) (nd, ns in
 					nd++
 				case rules.fix:
 					var ok bool
-					if nd, ok = rules.putRepl(dst, nd); !ok {
+					if nd, ok = rules.putFix(dst, nd, src[ns:ns+2], u); !ok {
 						return nd, ns, fx
 					}
 					fx.add(ns)
@@ -549,7 +570,7 @@ func narrow32(dst, src []byte, big bool, rules *wideRules) (nd, ns int, fx wideF
 				nd++
 			case rules.fix:
 				var ok bool
-				if nd, ok = rules.putRepl(dst, nd); !ok {
+				if nd, ok = rules.putFix(dst, nd, src[ns:ns+4], u); !ok {
 					return nd, ns, fx
 				}
 				fx.add(ns)
