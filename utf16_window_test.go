@@ -25,12 +25,19 @@ func TestWideBigEndianWindows(t *testing.T) {
 			}
 			for trial := range trials {
 				n := 3*narrowWindow/2 + r.IntN(narrowWindow)
+				// Near the ends of the windows of a call that starts at
+				// 0 (the first of narrowFirst bytes, then of
+				// narrowWindow), or at a multiple of narrowWindow.
+				nearEnd := func(off int) bool {
+					return off%narrowWindow >= narrowWindow-80 ||
+						(off+narrowWindow-narrowFirst)%narrowWindow >= narrowWindow-80
+				}
 				le := make([]byte, 0, 2*n)
 				for i := 0; i < n; i++ {
 					u := uint16('a' + i%26)
 					// Rare units in runs of text, denser near the
 					// windows' ends.
-					if r.IntN(40) == 0 || (2*i)%narrowWindow >= narrowWindow-80 && r.IntN(3) == 0 {
+					if r.IntN(40) == 0 || nearEnd(2*i) && r.IntN(3) == 0 {
 						u = units[r.IntN(len(units))]
 					}
 					if trial%2 == 0 && r.IntN(8) == 0 {

@@ -48,11 +48,11 @@ func (t *Transformer) transformWide(dst, src []byte, atEOF bool, nSrc int) (nDst
 	return nDst, nSrc, err
 }
 
-// wideRun is how many bytes of valid units after a unit that stops the
-// kernel the decoders' loops take in Go before they call the kernel
-// again: where such units come close together, the kernel's call costs
-// more than the loop over the few units between them.
-const wideRun = 32
+// wideRun is how many bytes after a unit that stops the kernel the
+// decoders' loops take in Go before they call the kernel again: where such
+// units come closer together, the kernel's call costs more than the loop
+// over the few units between them.
+const wideRun = 8
 
 // wideRules are what the decoders do with the units that are not valid
 // text, or that the policy turns back into the bytes they stand for
@@ -71,10 +71,15 @@ type wideRules struct {
 	// OnInvalid and WTF8. That is repl, or with backslash set its escapes.
 	fix       bool
 	backslash bool
-	repl      string
-	word      uint32 // repl in a word, where short: it has at most 4 bytes
-	short     bool
 	slice     bool // the input is a []uint16 or a []rune (BackslashReplace's \u)
+	repl      string
+
+	// Where quick is set (fix, not backslash, and repl of at most 4
+	// bytes), the loops write repl as the word word, of which size bytes
+	// count, where dst has room for 4.
+	quick bool
+	word  uint32
+	size  int
 }
 
 // putFix writes what r.fix writes for the ill-formed unit u, whose bytes
@@ -82,7 +87,10 @@ type wideRules struct {
 // where dst has no room for it.
 func (r *wideRules) putFix(dst []byte, nd int, b []byte, u uint32) (int, bool) {
 	if !r.backslash {
-		return r.putRepl(dst, nd)
+		if nd+len(r.repl) > len(dst) {
+			return nd, false
+		}
+		return nd + copy(dst[nd:], r.repl), true
 	}
 	var n int
 	var ok bool
@@ -92,20 +100,6 @@ func (r *wideRules) putFix(dst []byte, nd int, b []byte, u uint32) (int, bool) {
 		n, ok = backslashBytes(dst[nd:], b)
 	}
 	return nd + n, ok
-}
-
-// putRepl writes r.repl to dst[nd:] and returns the new nd, or returns
-// false where dst has no room for it. It may write up to 4 bytes, whatever
-// the length of repl.
-func (r *wideRules) putRepl(dst []byte, nd int) (int, bool) {
-	if r.short && nd+4 <= len(dst) {
-		binary.LittleEndian.PutUint32(dst[nd:], r.word)
-		return nd + len(r.repl), true
-	}
-	if nd+len(r.repl) > len(dst) {
-		return nd, false
-	}
-	return nd + copy(dst[nd:], r.repl), true
 }
 
 // restores reports whether u stands for a byte, byte(u).
@@ -137,10 +131,10 @@ func (t *Transformer) wideRules() wideRules {
 	default:
 		r.fix = false
 	}
-	if len(r.repl) <= 4 {
+	if r.fix && !r.backslash && len(r.repl) <= 4 {
 		var w [4]byte
 		copy(w[:], r.repl)
-		r.word, r.short = binary.LittleEndian.Uint32(w[:]), true
+		r.quick, r.word, r.size = true, binary.LittleEndian.Uint32(w[:]), len(r.repl)
 	}
 	return r
 }
@@ -151,12 +145,14 @@ type wideFixed struct {
 	first int // the position of the first in the loop's src
 }
 
-// add counts the unit at position pos.
-func (f *wideFixed) add(pos int) {
+// add returns f with the unit at position pos counted. (A value, not a
+// pointer: the loops keep f in registers.)
+func (f wideFixed) add(pos int) wideFixed {
 	if f.units == 0 {
 		f.first = pos
 	}
 	f.units++
+	return f
 }
 
 // fixed records what a loop fixed in the chunk from pos on, as wideBad
@@ -374,13 +370,33 @@ func swap16(x uint64) uint64 {
 	return x>>8&0x00FF00FF00FF00FF | x&0x00FF00FF00FF00FF<<8
 }
 
-// narrowWindow is how much UTF-16BE narrowBig swaps at a time.
-const narrowWindow = 4 << 10
+// narrowWindow is how much UTF-16BE narrowBig swaps at a time, and
+// narrowFirst how much in its first window.
+const (
+	narrowWindow = 4 << 10
+	narrowFirst  = 256
+)
 
 // narrowBig is utf16k.Narrow for UTF-16BE: the kernel narrows the units of
 // src swapped into a buffer, a window at a time, for as long as it stops
-// only near a window's end, where the next window goes on.
+// only near a window's end, where the next window goes on. The first
+// window has narrowFirst bytes, so that a kernel that stops soon, as among
+// ill-formed units, leaves few bytes swapped for nothing; the others
+// narrowWindow bytes, in narrowBigOn's buffer.
 func narrowBig(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
+	var buf [narrowFirst]byte
+	n := min(len(buf), len(src)) &^ 1
+	utf16k.Swap(buf[:n], src[:n])
+	nd, ns = utf16k.Narrow(dst, buf[:n], stopLo, stopN)
+	if ns == 0 || n-ns >= utf16k.NarrowBlock+2 {
+		return nd, ns
+	}
+	d, s := narrowBigOn(dst[nd:], src[ns:], stopLo, stopN)
+	return nd + d, ns + s
+}
+
+// narrowBigOn is narrowBig after its first window.
+func narrowBigOn(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
 	var buf [narrowWindow]byte
 	for {
 		n := min(len(buf), len(src)-ns) &^ 1
@@ -401,8 +417,8 @@ func narrowBig(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
 // points only. It stops at any other lone surrogate and at a unit cut
 // short. It returns the bytes written and read, and the units it fixed. It
 // takes the first bytes of src, first of them, in Go, then lets the kernel
-// go first, and after each unit that the kernel stops at takes at least
-// wideRun bytes more in Go.
+// go first; where the kernel stops, it goes on in Go for a block, or
+// wideRun bytes after each unit that it fixes or restores.
 func narrow16(dst, src []byte, big bool, rules *wideRules, first int) (nd, ns int, fx wideFixed) {
 	lo, hi := 0, 1
 	if big {
@@ -467,17 +483,21 @@ func narrow16(dst, src []byte, big bool, rules *wideRules, first int) (nd, ns in
 					}
 					dst[nd] = byte(u)
 					nd++
+				case rules.quick && nd+4 <= len(dst):
+					binary.LittleEndian.PutUint32(dst[nd:], rules.word)
+					nd += rules.size
+					fx = fx.add(ns)
 				case rules.fix:
 					var ok bool
 					if nd, ok = rules.putFix(dst, nd, src[ns:ns+2], u); !ok {
 						return nd, ns, fx
 					}
-					fx.add(ns)
+					fx = fx.add(ns)
 				default:
 					return nd, ns, fx
 				}
 				ns += 2
-				end = max(end, min(len(src), ns+wideRun))
+				end = min(len(src), ns+wideRun)
 			default:
 				if u-rules.lo < rules.n && rules.restores(u) {
 					if nd >= len(dst) {
@@ -486,7 +506,7 @@ func narrow16(dst, src []byte, big bool, rules *wideRules, first int) (nd, ns in
 					dst[nd] = byte(u)
 					nd++
 					ns += 2
-					end = max(end, min(len(src), ns+wideRun))
+					end = min(len(src), ns+wideRun)
 					continue
 				}
 				if nd+3 > len(dst) {
@@ -573,7 +593,7 @@ func narrow32(dst, src []byte, big bool, rules *wideRules) (nd, ns int, fx wideF
 				if nd, ok = rules.putFix(dst, nd, src[ns:ns+4], u); !ok {
 					return nd, ns, fx
 				}
-				fx.add(ns)
+				fx = fx.add(ns)
 			default:
 				return nd, ns, fx
 			}
