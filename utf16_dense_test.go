@@ -49,6 +49,23 @@ var denseWideInputs = []struct {
 	{"random", func(i int) uint32 { return uint32(rand.New(rand.NewPCG(uint64(i), 7)).Uint32()) }},
 }
 
+// denseWidePolicies are the policies that TestWideDense runs, each plain
+// and with WTF8.
+var denseWidePolicies = func() (ps []struct {
+	p    Policy
+	wtf8 bool
+}) {
+	for _, p := range allPolicies[1:] {
+		for _, w := range []bool{false, true} {
+			ps = append(ps, struct {
+				p    Policy
+				wtf8 bool
+			}{p, w})
+		}
+	}
+	return ps
+}()
+
 // TestWideDense checks the decoders on input where the units that stop
 // the kernels come one after another: the output is what the policy makes
 // of each code point and each ill-formed unit, the Stats count
@@ -81,21 +98,37 @@ func TestWideDense(t *testing.T) {
 					cps = append(cps, int64(u))
 				}
 			}
-			for _, p := range allPolicies[1:] {
+			for _, pw := range denseWidePolicies {
+				p, wtf8 := pw.p, pw.wtf8
+				var opts []Option
 				name := fmt.Sprintf("%v/%s/%v", f, in.name, p)
+				if wtf8 {
+					opts = []Option{WTF8()}
+					name += "/WTF8"
+				}
 				// What p makes of the input, and how many ill-formed
 				// units it meets before an error, if any.
 				var want []byte
-				bad, first, fails := 0, -1, false
+				bad, first, fails, stops := 0, -1, false, 0
 				for i, c := range cps {
+					if c < 0 {
+						stops++
+					}
 					u := uint32(-c - 1)
 					switch {
-					case c >= 0 && (p == OPTU8 && c-0xEF80 < 0x80):
+					case c >= 0 && p == OPTU8 && uint32(c)-0xEF80 < 0x80:
 						want = append(want, byte(c))
 					case c >= 0:
 						want = utf8.AppendRune(want, rune(c))
 					case p == SurrogateEscape && u-0xDC80 < 0x80:
 						want = append(want, byte(u))
+					case wtf8 && u-0xD800 < 0x800:
+						// The 3-byte form, or with the low surrogate
+						// after it in UTF-32 the pair's 4-byte form.
+						if next := i + 1; f.width() == 4 && u < 0xDC00 && next < len(cps) && uint32(-cps[next]-1)-0xDC00 < 0x400 {
+							t.Fatalf("%s: input holds a pair of surrogates in UTF-32", name) // the model leaves them out
+						}
+						want = append(want, 0xE0|byte(u>>12), 0x80|byte(u>>6)&0x3F, 0x80|byte(u)&0x3F)
 					case p == SurrogateEscape || p == OPTU8:
 						fails = true
 					default:
@@ -116,7 +149,7 @@ func TestWideDense(t *testing.T) {
 						break
 					}
 				}
-				dec := wideEncodingOf(f, p).NewDecoder().Transformer.(*Transformer)
+				dec := wideEncodingOf(f, p, opts...).NewDecoder().Transformer.(*Transformer)
 				dst := make([]byte, 8*len(src))
 				var nd, ns int
 				var err error
@@ -124,7 +157,7 @@ func TestWideDense(t *testing.T) {
 				kernel := countKernelCalls(func() {
 					steps = countSteps(func() { nd, ns, err = dec.Transform(dst, src, true) })
 				})
-				if limit := 4 + bad*b2i(in.name == "random"); kernel > limit {
+				if limit := 4 + stops*b2i(in.name == "random"); kernel > limit {
 					t.Errorf("%s: %d calls of a kernel; want at most %d", name, kernel, limit)
 				}
 				if steps > 2 {
@@ -151,7 +184,7 @@ func TestWideDense(t *testing.T) {
 				}
 				// The same, a byte at a time and in halves of each read.
 				for _, r := range []io.Reader{iotest.OneByteReader(bytes.NewReader(src)), iotest.HalfReader(bytes.NewReader(src))} {
-					if got, err := io.ReadAll(wideEncodingOf(f, p).NewDecoder().Reader(r)); err != nil || !bytes.Equal(got, want) {
+					if got, err := io.ReadAll(wideEncodingOf(f, p, opts...).NewDecoder().Reader(r)); err != nil || !bytes.Equal(got, want) {
 						t.Errorf("%s: through a Reader in pieces: output differs at byte %d, err = %v", name, firstDiff(got, want), err)
 					}
 				}
@@ -160,9 +193,9 @@ func TestWideDense(t *testing.T) {
 				if f == formUTF16LE || f == formUTF32LE {
 					var got []byte
 					if f == formUTF16LE {
-						got, err = AppendFromUTF16(nil, unitsOf[uint16](src, f), p)
+						got, err = AppendFromUTF16(nil, unitsOf[uint16](src, f), p, opts...)
 					} else {
-						got, err = AppendFromRunes(nil, unitsOf[rune](src, f), p)
+						got, err = AppendFromRunes(nil, unitsOf[rune](src, f), p, opts...)
 					}
 					swant := want
 					if p == BackslashReplace {
@@ -171,6 +204,8 @@ func TestWideDense(t *testing.T) {
 							switch u := uint32(-c - 1); {
 							case c >= 0:
 								swant = utf8.AppendRune(swant, rune(c))
+							case wtf8 && u-0xD800 < 0x800:
+								swant = append(swant, 0xE0|byte(u>>12), 0x80|byte(u>>6)&0x3F, 0x80|byte(u)&0x3F)
 							case u < 0x10000:
 								swant = fmt.Appendf(swant, "\\u%04x", u)
 							default:

@@ -67,9 +67,10 @@ type wideRules struct {
 	// Where fix is set, the loops write what the policy writes for each
 	// ill-formed unit that is a whole unit (a lone surrogate; in UTF-32,
 	// a value above U+10FFFF) themselves and count it, as wideBad does:
-	// under Replace, Drop, Windows1252 and BackslashReplace, without
-	// OnInvalid and WTF8. That is repl, or with backslash set its escapes.
+	// under Replace, Drop, Windows1252 and BackslashReplace without
+	// OnInvalid. That is repl, or with backslash set its escapes.
 	fix       bool
+	wtf8      bool // lone surrogates are text, written in their 3-byte forms
 	backslash bool
 	slice     bool // the input is a []uint16 or a []rune (BackslashReplace's \u)
 	repl      string
@@ -112,14 +113,14 @@ func (t *Transformer) wideRules() wideRules {
 	c := &t.c
 	switch c.policy {
 	case SurrogateEscape:
-		return wideRules{esc: 0xDC00, nul: c.o.noNUL}
+		return wideRules{esc: 0xDC00, nul: c.o.noNUL, wtf8: c.o.wtf8}
 	case OPTU8:
 		if c.o.noNUL {
-			return wideRules{lo: 0xEF00, n: 0x100, esc: 0xEF00, nul: true}
+			return wideRules{lo: 0xEF00, n: 0x100, esc: 0xEF00, nul: true, wtf8: c.o.wtf8}
 		}
-		return wideRules{lo: 0xEF80, n: 0x80, esc: 0xEF00}
+		return wideRules{lo: 0xEF80, n: 0x80, esc: 0xEF00, wtf8: c.o.wtf8}
 	}
-	r := wideRules{fix: c.o.onInvalid == nil && !c.o.wtf8}
+	r := wideRules{fix: c.o.onInvalid == nil, wtf8: c.o.wtf8}
 	switch c.policy {
 	case Replace:
 		r.repl = c.o.replacement
@@ -483,6 +484,11 @@ func narrow16(dst, src []byte, big bool, rules *wideRules, first int) (nd, ns in
 					}
 					dst[nd] = byte(u)
 					nd++
+				case rules.wtf8:
+					if nd+3 > len(dst) {
+						return nd, ns, fx
+					}
+					nd += putUTF8(dst[nd:], u)
 				case rules.quick && nd+4 <= len(dst):
 					binary.LittleEndian.PutUint32(dst[nd:], rules.word)
 					nd += rules.size
@@ -588,6 +594,29 @@ func narrow32(dst, src []byte, big bool, rules *wideRules) (nd, ns int, fx wideF
 				}
 				dst[nd] = byte(u)
 				nd++
+			case rules.wtf8 && u < 0xDC00 && u >= 0xD800:
+				// A high surrogate, which a low one after it makes a
+				// pair with, as WTF-8 writes them.
+				if ns+8 > len(src) || nd+4 > len(dst) {
+					return nd, ns, fx
+				}
+				var v uint32
+				if big {
+					v = binary.BigEndian.Uint32(src[ns+4:])
+				} else {
+					v = binary.LittleEndian.Uint32(src[ns+4:])
+				}
+				if v-0xDC00 < 0x400 {
+					nd += putUTF8(dst[nd:], 0x10000+(u-0xD800)<<10+(v-0xDC00))
+					ns += 8
+					continue
+				}
+				nd += putUTF8(dst[nd:], u)
+			case rules.wtf8 && u <= 0x10FFFF:
+				if nd+3 > len(dst) {
+					return nd, ns, fx
+				}
+				nd += putUTF8(dst[nd:], u)
 			case rules.fix:
 				var ok bool
 				if nd, ok = rules.putFix(dst, nd, src[ns:ns+4], u); !ok {
