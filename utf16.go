@@ -251,7 +251,7 @@ func (e *encoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err er
 			var out [encodeChunk]byte
 			whole := nSrc+n == len(src)
 			nd, ns, terr := t.Transform(out[:], src[nSrc:nSrc+n], atEOF && whole)
-			wd, _ := widen(dst[nDst:], out[:nd], e.to)
+			wd, _ := widen(dst[nDst:], out[:nd], e.to, t.c.o.wtf8)
 			nDst += wd
 			nSrc += ns
 			switch {
@@ -279,7 +279,7 @@ func (e *encoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err er
 		}
 		chunk := src[nSrc:min(len(src), nSrc+spanChunk)]
 		if v := t.c.span(chunk, false); v > 0 {
-			nd, ns := widen(dst[nDst:], chunk[:v], e.to)
+			nd, ns := widen(dst[nDst:], chunk[:v], e.to, t.c.o.wtf8)
 			t.advance(src[nSrc:], ns)
 			nDst += nd
 			nSrc += ns
@@ -300,7 +300,7 @@ func (e *encoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err er
 		}
 		var out [2 * maxReplacement]byte
 		m, _ := t.c.emit(out[:], src[nSrc:nSrc+n], k)
-		nd, ns := widen(dst[nDst:], out[:m], e.to)
+		nd, ns := widen(dst[nDst:], out[:m], e.to, t.c.o.wtf8)
 		if ns < m {
 			return nDst, nSrc, transform.ErrShortDst
 		}

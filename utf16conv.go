@@ -651,12 +651,100 @@ func narrow32(dst, src []byte, big bool, rules *wideRules) (nd, ns int, fx wideF
 // the 3-byte forms of surrogates), in form f to dst, as far as dst has
 // room for whole code points. It returns the bytes written and read. It
 // decides nothing: src is what a Transformer writes, or a run that it
-// copies.
-func widen(dst, src []byte, f form) (nd, ns int) {
+// copies. Where highs is set, src may hold the 3-byte forms of high
+// surrogates (under WTF8), which UTF-32 must keep apart from a low one
+// after them.
+func widen(dst, src []byte, f form, highs bool) (nd, ns int) {
 	if f.width() == 2 {
 		return widen16(dst, src, f.big())
 	}
-	return widen32(dst, src, f.big())
+	if !highs && utf16k.Enabled() {
+		// Through UTF-16, where the kernels run, a window at a time.
+		for len(src)-ns >= wideVia && len(dst)-nd >= 4*wideVia {
+			d, s := widen32Via16(dst[nd:], src[ns:], f.big())
+			nd += d
+			ns += s
+			if s == 0 {
+				break
+			}
+		}
+	}
+	d, s := widen32(dst[nd:], src[ns:], f.big())
+	return nd + d, ns + s
+}
+
+// wideVia is the least input that the UTF-32 loops take through UTF-16
+// and its kernels, and the window, in bytes of UTF-8, that widen32Via16
+// takes at a time.
+const (
+	wideVia       = 64
+	wideViaWindow = 1 << 10
+)
+
+// widen32Via16 is widen32 for at most wideViaWindow bytes of src, which
+// holds no 3-byte form of a high surrogate, through UTF-16: the kernel
+// widens src into a buffer, and units32 widens the units. dst must have
+// room for 4 bytes for each byte of src it takes.
+func widen32Via16(dst, src []byte, big bool) (nd, ns int) {
+	var buf [2 * wideViaWindow]byte
+	n := min(len(src), wideViaWindow, len(dst)/4)
+	for n > 0 && n < len(src) && src[n]&0xC0 == 0x80 {
+		n-- // whole sequences only
+	}
+	w, ns := widen16(buf[:], src[:n], false)
+	return units32(dst, buf[:w], big), ns
+}
+
+// units32 writes the UTF-16LE units of src, where every high surrogate
+// has its low one after it, as UTF-32 to dst, which must have room for
+// them, and returns the bytes written.
+func units32(dst, src []byte, big bool) (nd int) {
+	i := 0
+	for i+2 <= len(src) {
+		if i+16 <= len(src) && nd+32 <= len(dst) {
+			// Eight units at a time, where none is a surrogate: at once
+			// where all are below U+8000.
+			x := binary.LittleEndian.Uint64(src[i:])
+			y := binary.LittleEndian.Uint64(src[i+8:])
+			if (x|y)&0x8000800080008000 == 0 || !surrogates(x) && !surrogates(y) {
+				d := dst[nd : nd+32]
+				if big {
+					binary.BigEndian.PutUint64(d[0:], x&0xFFFF<<32|x>>16&0xFFFF)
+					binary.BigEndian.PutUint64(d[8:], x>>32&0xFFFF<<32|x>>48)
+					binary.BigEndian.PutUint64(d[16:], y&0xFFFF<<32|y>>16&0xFFFF)
+					binary.BigEndian.PutUint64(d[24:], y>>32&0xFFFF<<32|y>>48)
+				} else {
+					binary.LittleEndian.PutUint64(d[0:], x&0xFFFF|x>>16&0xFFFF<<32)
+					binary.LittleEndian.PutUint64(d[8:], x>>32&0xFFFF|x>>48<<32)
+					binary.LittleEndian.PutUint64(d[16:], y&0xFFFF|y>>16&0xFFFF<<32)
+					binary.LittleEndian.PutUint64(d[24:], y>>32&0xFFFF|y>>48<<32)
+				}
+				nd += 32
+				i += 16
+				continue
+			}
+		}
+		u := uint32(binary.LittleEndian.Uint16(src[i:]))
+		i += 2
+		if u-0xD800 < 0x400 && i+2 <= len(src) {
+			u = 0x10000 + (u-0xD800)<<10 + (uint32(binary.LittleEndian.Uint16(src[i:])) - 0xDC00)
+			i += 2
+		}
+		if big {
+			binary.BigEndian.PutUint32(dst[nd:], u)
+		} else {
+			binary.LittleEndian.PutUint32(dst[nd:], u)
+		}
+		nd += 4
+	}
+	return nd
+}
+
+// surrogates reports whether any of the four UTF-16 units in x is a
+// surrogate.
+func surrogates(x uint64) bool {
+	t := x&0xF800F800F800F800 ^ 0xD800D800D800D800
+	return (t-0x0001000100010001)&^t&0x8000800080008000 != 0
 }
 
 // spread16 returns the four bytes of x each in a 16-bit lane, the first
