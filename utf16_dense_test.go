@@ -36,17 +36,33 @@ func denseWide(f form, n int, unit func(i int) uint32) []byte {
 // that stops the kernels: ill-formed, or an escape that SurrogateEscape or
 // OPTU8 restores.
 var denseWideInputs = []struct {
-	name string
-	unit func(i int) uint32
+	name   string
+	unit   func(i int) uint32
+	sparse bool // the units that stop the kernel lie a few units apart or more
 }{
-	{"lone high", func(i int) uint32 { return 0xD800 + uint32(i%0x400) }},
-	{"lone low", func(i int) uint32 { return 0xDC00 + uint32(i%0x400) }},
-	{"high then a", func(i int) uint32 { return [2]uint32{0xDBFF, 'a'}[i%2] }},
-	{"low then Cyrillic", func(i int) uint32 { return [2]uint32{0xDFFF, 0x416}[i%2] }},
-	{"SurrogateEscape escapes", func(i int) uint32 { return 0xDC80 + uint32(i%0x80) }},
-	{"OPTU8 escapes", func(i int) uint32 { return 0xEF80 + uint32(i%0x80) }},
-	{"escapes between text", func(i int) uint32 { return [3]uint32{0xDC80, 0x3042, 0xEFFF}[i%3] }},
-	{"random", func(i int) uint32 { return uint32(rand.New(rand.NewPCG(uint64(i), 7)).Uint32()) }},
+	{"lone high", func(i int) uint32 { return 0xD800 + uint32(i%0x400) }, false},
+	{"lone low", func(i int) uint32 { return 0xDC00 + uint32(i%0x400) }, false},
+	{"high then a", func(i int) uint32 { return [2]uint32{0xDBFF, 'a'}[i%2] }, false},
+	{"low then Cyrillic", func(i int) uint32 { return [2]uint32{0xDFFF, 0x416}[i%2] }, false},
+	{"SurrogateEscape escapes", func(i int) uint32 { return 0xDC80 + uint32(i%0x80) }, false},
+	{"OPTU8 escapes", func(i int) uint32 { return 0xEF80 + uint32(i%0x80) }, false},
+	{"escapes between text", func(i int) uint32 { return [3]uint32{0xDC80, 0x3042, 0xEFFF}[i%3] }, false},
+	{"surrogates in text", func(i int) uint32 { return [6]uint32{'a', 0x416, 0xD83D, 0xDE00, 0x1F600, 0xDC80}[i%6] }, true},
+	{"surrogate pairs in text", func(i int) uint32 {
+		// In UTF-32, two lone surrogates each time, in long runs of text.
+		switch i % 64 {
+		case 10:
+			return 0xD83D
+		case 11:
+			return 0xDE00
+		case 40:
+			return 0xDBFF
+		case 41:
+			return 0xDFFF
+		}
+		return 'a' + uint32(i%26)
+	}, true},
+	{"random", func(i int) uint32 { return uint32(rand.New(rand.NewPCG(uint64(i), 7)).Uint32()) }, true},
 }
 
 // denseWidePolicies are the policies that TestWideDense runs, each plain
@@ -106,47 +122,11 @@ func TestWideDense(t *testing.T) {
 					opts = []Option{WTF8()}
 					name += "/WTF8"
 				}
-				// What p makes of the input, and how many ill-formed
-				// units it meets before an error, if any.
-				var want []byte
-				bad, first, fails, stops := 0, -1, false, 0
-				for i, c := range cps {
+				want, bad, first, fails := denseModel(f, cps, at, p, wtf8, false)
+				stops := 0
+				for _, c := range cps {
 					if c < 0 {
 						stops++
-					}
-					u := uint32(-c - 1)
-					switch {
-					case c >= 0 && p == OPTU8 && uint32(c)-0xEF80 < 0x80:
-						want = append(want, byte(c))
-					case c >= 0:
-						want = utf8.AppendRune(want, rune(c))
-					case p == SurrogateEscape && u-0xDC80 < 0x80:
-						want = append(want, byte(u))
-					case wtf8 && u-0xD800 < 0x800:
-						// The 3-byte form, or with the low surrogate
-						// after it in UTF-32 the pair's 4-byte form.
-						if next := i + 1; f.width() == 4 && u < 0xDC00 && next < len(cps) && uint32(-cps[next]-1)-0xDC00 < 0x400 {
-							t.Fatalf("%s: input holds a pair of surrogates in UTF-32", name) // the model leaves them out
-						}
-						want = append(want, 0xE0|byte(u>>12), 0x80|byte(u>>6)&0x3F, 0x80|byte(u)&0x3F)
-					case p == SurrogateEscape || p == OPTU8:
-						fails = true
-					default:
-						if first < 0 {
-							first = at[i]
-						}
-						bad++
-						switch p {
-						case Replace, Windows1252:
-							want = utf8.AppendRune(want, utf8.RuneError)
-						case BackslashReplace:
-							for _, b := range denseWide(f, 1, func(int) uint32 { return u }) {
-								want = fmt.Appendf(want, "\\x%02x", b)
-							}
-						}
-					}
-					if fails {
-						break
 					}
 				}
 				dec := wideEncodingOf(f, p, opts...).NewDecoder().Transformer.(*Transformer)
@@ -157,7 +137,7 @@ func TestWideDense(t *testing.T) {
 				kernel := countKernelCalls(func() {
 					steps = countSteps(func() { nd, ns, err = dec.Transform(dst, src, true) })
 				})
-				if limit := 4 + stops*b2i(in.name == "random"); kernel > limit {
+				if limit := 4 + stops*b2i(in.sparse); kernel > limit {
 					t.Errorf("%s: %d calls of a kernel; want at most %d", name, kernel, limit)
 				}
 				if steps > 2 {
@@ -197,22 +177,7 @@ func TestWideDense(t *testing.T) {
 					} else {
 						got, err = AppendFromRunes(nil, unitsOf[rune](src, f), p, opts...)
 					}
-					swant := want
-					if p == BackslashReplace {
-						swant = nil
-						for _, c := range cps {
-							switch u := uint32(-c - 1); {
-							case c >= 0:
-								swant = utf8.AppendRune(swant, rune(c))
-							case wtf8 && u-0xD800 < 0x800:
-								swant = append(swant, 0xE0|byte(u>>12), 0x80|byte(u>>6)&0x3F, 0x80|byte(u)&0x3F)
-							case u < 0x10000:
-								swant = fmt.Appendf(swant, "\\u%04x", u)
-							default:
-								swant = fmt.Appendf(swant, "\\U%08x", u)
-							}
-						}
-					}
+					swant, _, _, _ := denseModel(f, cps, at, p, wtf8, true)
 					if err != nil || !bytes.Equal(got, swant) {
 						t.Errorf("%s: from a slice: output differs at byte %d, err = %v", name, firstDiff(got, swant), err)
 					}
@@ -223,6 +188,53 @@ func TestWideDense(t *testing.T) {
 			}
 		}
 	}
+}
+
+// denseModel returns what p, with WTF8 where wtf8 is set, makes of the
+// code points cps of TestWideDense in form f (from a []uint16 or []rune
+// where slice is set), how many ill-formed units it meets, the unit index
+// of the first, and whether it stops at one with an error.
+func denseModel(f form, cps []int64, at []int, p Policy, wtf8, slice bool) (want []byte, bad, first int, fails bool) {
+	first = -1
+	for i := 0; i < len(cps) && !fails; i++ {
+		c := cps[i]
+		u := uint32(-c - 1)
+		switch {
+		case c >= 0 && p == OPTU8 && uint32(c)-0xEF80 < 0x80:
+			want = append(want, byte(c))
+		case c >= 0:
+			want = utf8.AppendRune(want, rune(c))
+		case wtf8 && f.width() == 4 && u-0xD800 < 0x400 && i+1 < len(cps) && cps[i+1] < 0 && uint32(-cps[i+1]-1)-0xDC00 < 0x400:
+			// In UTF-32, a high surrogate and a low one after it: the
+			// pair's 4-byte form.
+			want = utf8.AppendRune(want, rune(0x10000+(u-0xD800)<<10+(uint32(-cps[i+1]-1)-0xDC00)))
+			i++
+		case p == SurrogateEscape && u-0xDC80 < 0x80:
+			want = append(want, byte(u))
+		case wtf8 && u-0xD800 < 0x800:
+			want = append(want, 0xE0|byte(u>>12), 0x80|byte(u>>6)&0x3F, 0x80|byte(u)&0x3F)
+		case p == SurrogateEscape || p == OPTU8:
+			fails = true
+		default:
+			if first < 0 {
+				first = at[i]
+			}
+			bad++
+			switch {
+			case p == Replace || p == Windows1252:
+				want = utf8.AppendRune(want, utf8.RuneError)
+			case p == BackslashReplace && slice && u < 0x10000:
+				want = fmt.Appendf(want, "\\u%04x", u)
+			case p == BackslashReplace && slice:
+				want = fmt.Appendf(want, "\\U%08x", u)
+			case p == BackslashReplace:
+				for _, b := range denseWide(f, 1, func(int) uint32 { return u }) {
+					want = fmt.Appendf(want, "\\x%02x", b)
+				}
+			}
+		}
+	}
+	return want, bad, first, fails
 }
 
 func b2i(b bool) int {

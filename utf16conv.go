@@ -3,6 +3,7 @@ package utf8stream
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 
 	utf16k "github.com/utf8stream/utf8stream/internal/utf16"
 	"golang.org/x/text/transform"
@@ -554,11 +555,25 @@ func pack16(x uint64) uint32 {
 	return uint32(x | x>>16)
 }
 
-// narrow32 is narrow16 for UTF-32, all in Go: it stops at a surrogate
-// that rules neither restores nor fixes, at a value above U+10FFFF that it
-// does not fix, and at a unit cut short.
+// narrow32 is narrow16 for UTF-32: it stops at a surrogate that rules
+// neither restores nor fixes, at a value above U+10FFFF that it does not
+// fix, and at a unit cut short. Where a kernel runs, it takes runs of
+// valid text through UTF-16 (narrow32Via16), and the rest in Go.
 func narrow32(dst, src []byte, big bool, rules *wideRules) (nd, ns int, fx wideFixed) {
+	kernel := utf16k.Enabled()
+	end := 0 // where the loop tries the kernel again, through UTF-16
 	for ns+4 <= len(src) {
+		if kernel && ns >= end && len(src)-ns >= 4*wideVia {
+			d, s := narrow32Via16(dst[nd:], src[ns:], big, rules.lo, rules.n)
+			nd += d
+			ns += s
+			if s < 4*wideVia {
+				// At least wideVia units in Go, where the kernel
+				// stopped soon.
+				end = ns + 4*wideVia
+			}
+			continue
+		}
 		if ns+16 <= len(src) && nd+4 <= len(dst) {
 			// ASCII, 4 units at a time.
 			a := binary.LittleEndian.Uint64(src[ns:])
@@ -745,6 +760,72 @@ func units32(dst, src []byte, big bool) (nd int) {
 func surrogates(x uint64) bool {
 	t := x&0xF800F800F800F800 ^ 0xD800D800D800D800
 	return (t-0x0001000100010001)&^t&0x8000800080008000 != 0
+}
+
+// narrow32Via16 is narrow32 through UTF-16, for valid text that holds no
+// unit in lo..lo+n-1: it packs the units of src into UTF-16 in a buffer,
+// as far as the first that is not a code point or is a surrogate, or as
+// the buffer holds, and the kernel narrows them. It returns the bytes
+// written and read.
+func narrow32Via16(dst, src []byte, big bool, lo, n uint32) (nd, ns int) {
+	var buf [2 * wideViaWindow]byte
+	k, pairs := 0, false // bytes of buf written
+	for i := 0; i+4 <= len(src) && k+16 <= len(buf); {
+		if i+16 <= len(src) {
+			// Four units at a time, where all are in the BMP and none
+			// is a surrogate.
+			x := binary.LittleEndian.Uint64(src[i:])
+			y := binary.LittleEndian.Uint64(src[i+8:])
+			if big {
+				x = bits.RotateLeft64(bits.ReverseBytes64(x), 32)
+				y = bits.RotateLeft64(bits.ReverseBytes64(y), 32)
+			}
+			if (x|y)&0xFFFF0000FFFF0000 == 0 {
+				w := uint64(uint32(x)|uint32(x>>16)) | uint64(uint32(y)|uint32(y>>16))<<32
+				if w&0x8000800080008000 == 0 || !surrogates(w) {
+					binary.LittleEndian.PutUint64(buf[k:], w)
+					k += 8
+					i += 16
+					continue
+				}
+			}
+		}
+		// Else the same four units one at a time.
+		for end := min(len(src), i+16); i+4 <= end; i += 4 {
+			var u uint32
+			if big {
+				u = binary.BigEndian.Uint32(src[i:])
+			} else {
+				u = binary.LittleEndian.Uint32(src[i:])
+			}
+			switch {
+			case u-0xD800 < 0x800 || u > 0x10FFFF:
+				goto narrow
+			case u < 0x10000:
+				binary.LittleEndian.PutUint16(buf[k:], uint16(u))
+				k += 2
+			default:
+				u -= 0x10000
+				binary.LittleEndian.PutUint16(buf[k:], uint16(0xD800+u>>10))
+				binary.LittleEndian.PutUint16(buf[k+2:], uint16(0xDC00+u&0x3FF))
+				k += 4
+				pairs = true
+			}
+		}
+	}
+narrow:
+	nd, s := utf16k.Narrow(dst, buf[:k], lo, n)
+	units := s / 2
+	if pairs {
+		// A pair of units is one unit of src; the kernel takes whole
+		// pairs only.
+		for j := 0; j+2 <= s; j += 2 {
+			if buf[j+1]&0xFC == 0xD8 {
+				units--
+			}
+		}
+	}
+	return nd, 4 * units
 }
 
 // spread16 returns the four bytes of x each in a 16-bit lane, the first
