@@ -5,6 +5,7 @@ import (
 
 	"github.com/utf8stream/utf8stream/internal/textgen"
 	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
 	"golang.org/x/text/transform"
 )
 
@@ -96,5 +97,34 @@ func BenchmarkUTF16Dense(b *testing.B) {
 			run(p.String(), UTF16(LittleEndian, p).NewDecoder().Transformer)
 		}
 		run("xtext", le.NewDecoder())
+	}
+}
+
+// BenchmarkUTF32 measures UTF-8 to UTF-32LE under Replace (dir=encode) and
+// back (dir=decode) on 1 MiB of text, beside x/text's UTF-32 (its
+// unicode.UTF8 decoder chained with its UTF-32 encoder; its UTF-32
+// decoder). Throughput counts the bytes of the UTF-8 text.
+func BenchmarkUTF32(b *testing.B) {
+	x := utf32.UTF32(utf32.LittleEndian, utf32.IgnoreBOM)
+	for _, name := range []string{"ascii", "latin1", "russian", "hindi", "chinese", "emoji", "invalid1pct"} {
+		text := textgen.Make(name, 1<<20)
+		wide, _ := UTF32(LittleEndian, Replace).NewEncoder().Bytes(text)
+		dst := make([]byte, 4*len(text)+64)
+		run := func(dir, impl string, tr transform.Transformer, src []byte) {
+			b.Run("input="+name+"/size=1048576/dir="+dir+"/impl="+impl, func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				b.ReportAllocs()
+				for b.Loop() {
+					tr.Reset()
+					if _, _, err := tr.Transform(dst, src, true); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		run("encode", "utf8stream", UTF32(LittleEndian, Replace).NewEncoder().Transformer, text)
+		run("encode", "xtext", transform.Chain(unicode.UTF8.NewDecoder(), x.NewEncoder()), text)
+		run("decode", "utf8stream", UTF32(LittleEndian, Replace).NewDecoder().Transformer, wide)
+		run("decode", "xtext", x.NewDecoder(), wide)
 	}
 }
