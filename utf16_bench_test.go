@@ -26,16 +26,7 @@ func BenchmarkUTF16(b *testing.B) {
 		fixed, _ := Bytes(text, Replace)
 		dst := make([]byte, 4*len(text)+64)
 		run := func(dir, impl string, tr transform.Transformer, src []byte) {
-			b.Run("input="+name+"/size=1048576/dir="+dir+"/impl="+impl, func(b *testing.B) {
-				b.SetBytes(int64(len(text)))
-				b.ReportAllocs()
-				for b.Loop() {
-					tr.Reset()
-					if _, _, err := tr.Transform(dst, src, true); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
+			runTransform(b, "input="+name+"/size=1048576/dir="+dir+"/impl="+impl, len(text), tr, dst, src)
 		}
 		copyRun := func(dir string, n int) {
 			b.Run("input="+name+"/size=1048576/dir="+dir+"/impl=copy", func(b *testing.B) {
@@ -82,16 +73,7 @@ func BenchmarkUTF16Dense(b *testing.B) {
 	for _, in := range inputs {
 		src := denseWide(formUTF16LE, n, in.unit)
 		run := func(impl string, tr transform.Transformer) {
-			b.Run("input="+in.name+"/impl="+impl, func(b *testing.B) {
-				b.SetBytes(int64(len(src)))
-				b.ReportAllocs()
-				for b.Loop() {
-					tr.Reset()
-					if _, _, err := tr.Transform(dst, src, true); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
+			runTransform(b, "input="+in.name+"/impl="+impl, len(src), tr, dst, src)
 		}
 		for _, p := range in.policies {
 			run(p.String(), UTF16(LittleEndian, p).NewDecoder().Transformer)
@@ -111,20 +93,26 @@ func BenchmarkUTF32(b *testing.B) {
 		wide, _ := UTF32(LittleEndian, Replace).NewEncoder().Bytes(text)
 		dst := make([]byte, 4*len(text)+64)
 		run := func(dir, impl string, tr transform.Transformer, src []byte) {
-			b.Run("input="+name+"/size=1048576/dir="+dir+"/impl="+impl, func(b *testing.B) {
-				b.SetBytes(int64(len(text)))
-				b.ReportAllocs()
-				for b.Loop() {
-					tr.Reset()
-					if _, _, err := tr.Transform(dst, src, true); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
+			runTransform(b, "input="+name+"/size=1048576/dir="+dir+"/impl="+impl, len(text), tr, dst, src)
 		}
 		run("encode", "utf8stream", UTF32(LittleEndian, Replace).NewEncoder().Transformer, text)
 		run("encode", "xtext", transform.Chain(unicode.UTF8.NewDecoder(), x.NewEncoder()), text)
 		run("decode", "utf8stream", UTF32(LittleEndian, Replace).NewDecoder().Transformer, wide)
 		run("decode", "xtext", x.NewDecoder(), wide)
 	}
+}
+
+// runTransform runs tr over the whole of src into dst as the benchmark
+// name, counting size bytes a run.
+func runTransform(b *testing.B, name string, size int, tr transform.Transformer, dst, src []byte) {
+	b.Run(name, func(b *testing.B) {
+		b.SetBytes(int64(size))
+		b.ReportAllocs()
+		for b.Loop() {
+			tr.Reset()
+			if _, _, err := tr.Transform(dst, src, true); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -76,12 +76,38 @@ type wideRules struct {
 	slice     bool // the input is a []uint16 or a []rune (BackslashReplace's \u)
 	repl      string
 
-	// Where quick is set (fix, not backslash, and repl of at most 4
-	// bytes), the loops write repl as the word word, of which size bytes
-	// count, where dst has room for 4.
+	// Where quick is set (fix, neither backslash nor wtf8, and repl of
+	// at most 4 bytes), the loops write repl as the word word, of which
+	// size bytes count, where dst has room for 4.
 	quick bool
 	word  uint32
 	size  int
+}
+
+// lone writes what r makes of the ill-formed unit u, a lone surrogate or
+// in UTF-32 a value above U+10FFFF, whose bytes in the input are b, to
+// dst[nd:]: the byte it stands for where r restores it, its 3-byte form
+// under WTF8, or what fix writes. It returns the new nd and whether the
+// unit was fixed (and so counts as ill-formed), or false where it writes
+// nothing: dst has no room, or the unit is left to wideUnit.
+func (r *wideRules) lone(dst []byte, nd int, b []byte, u uint32) (_ int, fixed, ok bool) {
+	switch {
+	case r.restores(u):
+		if nd >= len(dst) {
+			return nd, false, false
+		}
+		dst[nd] = byte(u)
+		return nd + 1, false, true
+	case r.wtf8 && u <= 0x10FFFF:
+		if nd+3 > len(dst) {
+			return nd, false, false
+		}
+		return nd + putUTF8(dst[nd:], u), false, true
+	case r.fix:
+		nd, ok = r.putFix(dst, nd, b, u)
+		return nd, ok, ok
+	}
+	return nd, false, false
 }
 
 // putFix writes what r.fix writes for the ill-formed unit u, whose bytes
@@ -133,7 +159,7 @@ func (t *Transformer) wideRules() wideRules {
 	default:
 		r.fix = false
 	}
-	if r.fix && !r.backslash && len(r.repl) <= 4 {
+	if r.fix && !r.backslash && !r.wtf8 && len(r.repl) <= 4 {
 		var w [4]byte
 		copy(w[:], r.repl)
 		r.quick, r.word, r.size = true, binary.LittleEndian.Uint32(w[:]), len(r.repl)
@@ -478,30 +504,18 @@ func narrow16(dst, src []byte, big bool, rules *wideRules, first int) (nd, ns in
 				}
 				// A lone surrogate: a low one after a high one would have
 				// made a pair with it.
-				switch {
-				case rules.restores(u):
-					if nd >= len(dst) {
-						return nd, ns, fx
-					}
-					dst[nd] = byte(u)
-					nd++
-				case rules.wtf8:
-					if nd+3 > len(dst) {
-						return nd, ns, fx
-					}
-					nd += putUTF8(dst[nd:], u)
-				case rules.quick && nd+4 <= len(dst):
+				if rules.quick && nd+4 <= len(dst) {
 					binary.LittleEndian.PutUint32(dst[nd:], rules.word)
 					nd += rules.size
 					fx = fx.add(ns)
-				case rules.fix:
-					var ok bool
-					if nd, ok = rules.putFix(dst, nd, src[ns:ns+2], u); !ok {
+				} else {
+					var fixed, ok bool
+					if nd, fixed, ok = rules.lone(dst, nd, src[ns:ns+2], u); !ok {
 						return nd, ns, fx
 					}
-					fx = fx.add(ns)
-				default:
-					return nd, ns, fx
+					if fixed {
+						fx = fx.add(ns)
+					}
 				}
 				ns += 2
 				end = min(len(src), ns+wideRun)
@@ -602,18 +616,11 @@ func narrow32(dst, src []byte, big bool, rules *wideRules) (nd, ns int, fx wideF
 			u = binary.LittleEndian.Uint32(src[ns:])
 		}
 		if u-0xD800 < 0x800 || u > 0x10FFFF {
-			switch {
-			case rules.restores(u):
-				if nd >= len(dst) {
-					return nd, ns, fx
-				}
-				dst[nd] = byte(u)
-				nd++
-			case rules.wtf8 && u < 0xDC00 && u >= 0xD800:
+			if rules.wtf8 && u-0xD800 < 0x400 {
 				// A high surrogate, which a low one after it makes a
 				// pair with, as WTF-8 writes them.
-				if ns+8 > len(src) || nd+4 > len(dst) {
-					return nd, ns, fx
+				if ns+8 > len(src) {
+					return nd, ns, fx // the pair, if any, is cut short
 				}
 				var v uint32
 				if big {
@@ -622,24 +629,20 @@ func narrow32(dst, src []byte, big bool, rules *wideRules) (nd, ns int, fx wideF
 					v = binary.LittleEndian.Uint32(src[ns+4:])
 				}
 				if v-0xDC00 < 0x400 {
+					if nd+4 > len(dst) {
+						return nd, ns, fx
+					}
 					nd += putUTF8(dst[nd:], 0x10000+(u-0xD800)<<10+(v-0xDC00))
 					ns += 8
 					continue
 				}
-				nd += putUTF8(dst[nd:], u)
-			case rules.wtf8 && u <= 0x10FFFF:
-				if nd+3 > len(dst) {
-					return nd, ns, fx
-				}
-				nd += putUTF8(dst[nd:], u)
-			case rules.fix:
-				var ok bool
-				if nd, ok = rules.putFix(dst, nd, src[ns:ns+4], u); !ok {
-					return nd, ns, fx
-				}
-				fx = fx.add(ns)
-			default:
+			}
+			var fixed, ok bool
+			if nd, fixed, ok = rules.lone(dst, nd, src[ns:ns+4], u); !ok {
 				return nd, ns, fx
+			}
+			if fixed {
+				fx = fx.add(ns)
 			}
 			ns += 4
 			continue
