@@ -504,11 +504,16 @@ func narrow16(dst, src []byte, big bool, rules *wideRules, first int) (nd, ns in
 				}
 				// A lone surrogate: a low one after a high one would have
 				// made a pair with it.
-				if rules.quick && nd+4 <= len(dst) {
+				// The two common cases here, the rest in lone.
+				switch {
+				case rules.restores(u) && nd < len(dst):
+					dst[nd] = byte(u)
+					nd++
+				case rules.quick && nd+4 <= len(dst):
 					binary.LittleEndian.PutUint32(dst[nd:], rules.word)
 					nd += rules.size
 					fx = fx.add(ns)
-				} else {
+				default:
 					var fixed, ok bool
 					if nd, fixed, ok = rules.lone(dst, nd, src[ns:ns+2], u); !ok {
 						return nd, ns, fx
