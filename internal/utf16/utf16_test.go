@@ -208,12 +208,16 @@ func TestImplsRun(t *testing.T) {
 }
 
 // FuzzWiden checks the kernels against the generic code on inputs made
-// valid from the fuzzer's bytes.
+// valid from the fuzzer's bytes, and WidenValid on the bytes as they are.
 func FuzzWiden(f *testing.F) {
 	for _, s := range texts()[:40] {
 		f.Add([]byte(s), uint8(64))
 	}
+	f.Add([]byte("\U0001F600 \U0010FFFF\xF4\x90\x80\x80"), uint8(200))
 	f.Fuzz(func(t *testing.T, in []byte, room uint8) {
+		// WidenValid on the bytes as they are, repeated to a few steps.
+		long := bytes.Repeat(in, 1+300/(len(in)+1))
+		checkWidenValid(t, long, 4*int(room)+Room, widenValidRuns())
 		src := []byte(strings.ToValidUTF8(string(in), "\uFFFD"))
 		for _, im := range impls {
 			if !im.Supported() {

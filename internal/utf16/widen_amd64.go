@@ -88,6 +88,18 @@ func widenAVX2(dst, src []byte) (nd, ns int)
 //go:noescape
 func widenAVX512(dst, src []byte) (nd, ns int)
 
+// widenValidAVX512 is WidenValid.
+//
+//go:noescape
+func widenValidAVX512(dst, src []byte) (nd, ns int)
+
+func widenValid(dst, src []byte) (int, int) {
+	if impl == implAVX512 {
+		return widenValidAVX512(dst, src)
+	}
+	return 0, 0
+}
+
 // narrow2 is Narrow, by narrowAVX2.
 func narrow2(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
 	lo, n := stopUnits(stopLo, stopN)

@@ -531,6 +531,58 @@ widen5ascii:
 // VPTERNLOGD $0xD8 takes the bits of its second operand where the first
 // (a mask) has ones and keeps those of the third elsewhere. It leaves
 // b1>>2 in Z8 and clobbers Z3, Z5 and Z7.
+// PACK5 stores the units of the characters that start in the step, the
+// low bytes in Z0 and the high ones in Z6 at the lanes of K4, in order, as
+// words: 64 bytes a block (one block where R10 is not 64), and adds
+// twice their count to BX. It clobbers Z0, Z1, Z2, Z6 and DX.
+#define PACK5 \
+	VPCOMPRESSB.Z Z0, K4, Z0          \
+	VPCOMPRESSB.Z Z6, K4, Z6          \
+	KMOVQ         K4, DX              \
+	POPCNTQ       DX, DX              \
+	VMOVDQU64     widenZip<>(SB), Z1  \
+	VPERMI2B      Z6, Z0, Z1          \
+	VMOVDQU64     Z1, (DI)(BX*1)      \
+	CMPL          R10, $64            \
+	JNE           4(PC)               \
+	VMOVDQU64     widenZip<>+64(SB), Z2 \
+	VPERMI2B      Z6, Z0, Z2          \
+	VMOVDQU64     Z2, 64(DI)(BX*1)    \
+	LEAQ          (BX)(DX*2), BX
+
+// FOURPLANE5 and FOURUNITS5 are the units of a step of ASCII and 4-byte
+// characters, from b0, b1 and b2 in Z0, Z1 and Z2, with K5 the 4-byte
+// leads and K1 the bytes that are not ASCII: FOURPLANE5 leaves in each byte of Z9 the plane of
+// a 4-byte character that would start there, less one, after the bits 110
+// (C0..CF where the lead is F0..F4 and the plane 1..16, which is what
+// makes the sequence valid given its continuation bytes); FOURUNITS5 sets
+// Z0 and Z6 to the low and high bytes of each lane's unit: the high
+// surrogate at a lead, the low one at the other bytes of K1 (which a step
+// keeps only at a lead's second byte), b0 and 0 at ASCII bytes.
+// Z19 holds 03 and Z20 01 in every byte.
+#define FOURPLANE5 \
+	VPSLLW     $2, Z0, Z9          \
+	VPSRLW     $4, Z1, Z10         \
+	VPTERNLOGD $0xD8, Z19, Z10, Z9 \
+	VPSUBB     Z20, Z9, Z9
+
+#define FOURUNITS5 \
+	VPSRLW     $2, Z9, Z10                       \
+	VPTERNLOGD $0xE2, byteD8<>(SB), Z19, Z10     \
+	VPSLLW     $6, Z9, Z9                        \
+	VPSLLW     $2, Z1, Z11                       \
+	VPSRLW     $4, Z2, Z12                       \
+	VPTERNLOGD $0xD8, Z19, Z12, Z11              \
+	VPTERNLOGD $0xD8, Z16, Z11, Z9               \
+	VPSLLW     $6, Z1, Z11                       \
+	VPTERNLOGD $0xD8, Z16, Z2, Z11               \
+	VPSRLW     $2, Z1, Z12                       \
+	VPTERNLOGD $0xE2, byteDC<>(SB), Z19, Z12     \
+	VMOVDQU8   Z11, K1, Z0                       \
+	VMOVDQU8   Z9, K5, Z0                        \
+	VMOVDQU8.Z Z12, K1, Z6                       \
+	VMOVDQU8   Z10, K5, Z6
+
 #define UNITS5 \
 	VPERMB.Z   widenHi<>(SB), Z0, K2, Z6 \
 	VPSRLW     $2, Z1, Z8                \
@@ -553,23 +605,9 @@ widen5two:
 	UNITS5
 
 widen5pack:
-	// The units of the characters that start in the step, in order, as
-	// words: 64 bytes stored a block, twice the count kept.
-	VPCOMPRESSB.Z Z0, K4, Z0
-	VPCOMPRESSB.Z Z6, K4, Z6
-	KMOVQ         K4, DX
-	POPCNTQ       DX, DX
-	VMOVDQU64     widenZip<>(SB), Z1
-	VPERMI2B      Z6, Z0, Z1
-	VMOVDQU64     Z1, (DI)(BX*1)
-	CMPL          R10, $64
-	JNE           4(PC)
-	VMOVDQU64     widenZip<>+64(SB), Z2
-	VPERMI2B      Z6, Z0, Z2
-	VMOVDQU64     Z2, 64(DI)(BX*1)
-	LEAQ          (BX)(DX*2), BX
-	ADDQ          R10, AX
-	JMP           widen5loop
+	PACK5
+	ADDQ R10, AX
+	JMP  widen5loop
 
 widen5four:
 	// Steps whose characters are ASCII or 4 bytes long (no lead below
@@ -622,25 +660,8 @@ widen5asciifour:
 	KORQ       K6, K4, K4
 	KMOVQ      K5, R13
 	SHRXQ      R11, R13, R13
-	VPSLLW     $2, Z0, Z9
-	VPSRLW     $4, Z1, Z10
-	VPTERNLOGD $0xD8, Z19, Z10, Z9
-	VPSUBB     Z20, Z9, Z9
-	VPSRLW     $2, Z9, Z10
-	VPTERNLOGD $0xE2, byteD8<>(SB), Z19, Z10
-	VPSLLW     $6, Z9, Z9
-	VPSLLW     $2, Z1, Z11
-	VPSRLW     $4, Z2, Z12
-	VPTERNLOGD $0xD8, Z19, Z12, Z11
-	VPTERNLOGD $0xD8, Z16, Z11, Z9
-	VPSLLW     $6, Z1, Z11
-	VPTERNLOGD $0xD8, Z16, Z2, Z11
-	VPSRLW     $2, Z1, Z12
-	VPTERNLOGD $0xE2, byteDC<>(SB), Z19, Z12
-	VMOVDQU8   Z11, K1, Z0
-	VMOVDQU8   Z9, K5, Z0
-	VMOVDQU8.Z Z12, K1, Z6
-	VMOVDQU8   Z10, K5, Z6
+	FOURPLANE5
+	FOURUNITS5
 	JMP        widen5pack
 
 widen5end:
@@ -672,6 +693,150 @@ widen5done:
 	VZEROUPPER
 	MOVQ BX, nd+48(FP)
 	MOVQ AX, ns+56(FP)
+	RET
+
+// func widenValidAVX512(dst, src []byte) (nd, ns int)
+//
+// widenValidAVX512 is widenAVX512 for text of ASCII and 4-byte characters
+// that it also validates: 64 bytes a step, while 4 bytes more follow the
+// step in src and dst has room for 128. A step of ASCII is valid; a step
+// whose leads are F0..FF is valid where every continuation byte, and no
+// other, is one of the three after a lead in the step or ends a character
+// of the step before (R12), where the bytes after the step that end its
+// own characters are continuation bytes, and where each lead and the byte
+// after it make a plane of 1 to 16 (FOURPLANE5: that also rules out
+// F5..FF). It stops at a step that is not valid or that holds a lead of 2
+// or 3 bytes, past the bytes at the step's start that end a character of
+// the step before.
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, BMI2, POPCNT
+TEXT ·widenValidAVX512(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ dst_len+8(FP), R8
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), R9
+	XORQ AX, AX   // ns
+	XORQ BX, BX   // nd
+	XORL R12, R12 // the bytes at the step's start that end a character of the step before
+	MOVL $64, R10 // the step, for PACK5
+	MOVL $0xC0, CX
+	VPBROADCASTB CX, Z13
+	MOVL $0xF0, CX
+	VPBROADCASTB CX, Z15
+	MOVL $0x3F, CX
+	VPBROADCASTB CX, Z16
+	MOVL $0x03, CX
+	VPBROADCASTB CX, Z19
+	MOVL $0x01, CX
+	VPBROADCASTB CX, Z20
+	MOVL $0x40, CX
+	VPBROADCASTB CX, Z21
+
+wvloop:
+	LEAQ      68(AX), CX
+	CMPQ      CX, R9
+	JA        wvdone
+	LEAQ      128(BX), CX
+	CMPQ      CX, R8
+	JA        wvdone
+	VMOVDQU64 (SI)(AX*1), Z0 // b0
+	VPMOVB2M  Z0, K1
+	KORTESTQ  K1, K1
+	JZ        wvascii
+	VMOVDQU64 1(SI)(AX*1), Z1
+	VMOVDQU64 2(SI)(AX*1), Z2
+	VPCMPUB   $5, Z13, Z0, K2 // b0 >= C0: a lead
+	VPCMPUB   $5, Z15, Z0, K5 // b0 >= F0
+	KTESTQ    K2, K5
+	JCC       wvdone          // a lead below F0
+	VPCMPB    $5, Z13, Z0, K4 // not 80..BF, which are below C0 as signed bytes: a character starts
+	KMOVQ     K5, R14
+	KMOVQ     K4, R11
+	NOTQ      R11             // the continuation bytes
+	LEAQ      (R14)(R14*1), CX
+	LEAQ      (CX)(CX*1), DX
+	ORQ       DX, CX
+	SHLQ      $1, DX
+	ORQ       DX, CX          // the three bytes after each lead
+	ORQ       R12, CX
+	CMPQ      CX, R11
+	JNE       wvdone
+	// R13: the first 3 bytes after the step that end its characters.
+	MOVQ      R14, R13
+	SHRQ      $61, R13
+	MOVQ      R13, CX
+	SHRQ      $1, CX
+	ORQ       CX, R13
+	SHRQ      $1, CX
+	ORQ       CX, R13
+	// They are continuation bytes; and the step's last two bytes, whose
+	// units depend on the two bytes after them, keep the units of text
+	// that ends there: the first byte after the step is no continuation
+	// byte where R13 is 0, nor the second where R13 is 1 (a lead 3 bytes
+	// before the step's end).
+	MOVL      64(SI)(AX*1), CX
+	XORL      $0x808080, CX
+	NOTL      CX
+	MOVL      CX, DX
+	SHLL      $1, DX
+	ANDL      DX, CX          // bit 7 of each continuation byte
+	MOVL      $0x808080, DX
+	PDEPL     DX, R13, R11    // bit 7 of each byte that must be one
+	LEAL      1(R13)(R13*1), R14
+	MOVL      R13, DX
+	NOTL      DX
+	ANDL      DX, R14
+	ANDL      $3, R14         // the bytes that must not be one
+	MOVL      $0x808080, DX
+	PDEPL     DX, R14, R14
+	ANDL      CX, R14
+	NOTL      CX
+	ANDL      R11, CX
+	ORL       R14, CX
+	JNZ       wvdone
+	FOURPLANE5
+	VPADDB    Z21, Z9, Z10    // C0..CF to 00..0F
+	VPTESTMB  Z15, Z10, K5, K3
+	KORTESTQ  K3, K3
+	JNZ       wvdone
+	MOVQ      R13, R12
+	VPCMPB    $1, Z13, Z1, K6 // the second byte of a 4-byte sequence: 2 continuation bytes after it
+	VPCMPB    $1, Z13, Z2, K6, K6
+	KORQ      K6, K4, K4
+	FOURUNITS5
+	PACK5
+	ADDQ      $64, AX
+	JMP       wvloop
+
+wvascii:
+	// (R12 is 0: the bytes after a step that end its characters are
+	// not ASCII.)
+	VPMOVZXBW Y0, Z1
+	VMOVDQU64 Z1, (DI)(BX*1)
+	VPMOVZXBW 32(SI)(AX*1), Z2
+	VMOVDQU64 Z2, 64(DI)(BX*1)
+	ADDQ      $64, AX
+	ADDQ      $128, BX
+	JMP       wvloop
+
+wvdone:
+	// A 4-byte character that started in the last byte of the step
+	// before has only its high surrogate written (the next step writes
+	// the low one, at its second byte): it is taken back. The others end
+	// at the bytes of R12.
+	CMPQ    R12, $7
+	JNE     wvend
+	SUBQ    $2, BX
+	DECQ    AX
+	JMP     wvret
+
+wvend:
+	POPCNTQ R12, CX
+	ADDQ    CX, AX
+
+wvret:
+	VZEROUPPER
+	MOVQ    BX, nd+48(FP)
+	MOVQ    AX, ns+56(FP)
 	RET
 
 // func narrowAVX2(dst, src []byte, stopLo, stopLast uint16, stop, stopASCII, stopPairs bool) (nd, ns int)

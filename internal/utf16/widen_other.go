@@ -20,3 +20,5 @@ func enabled() bool { return false }
 func widen(dst, src []byte) (int, int) { return 0, 0 }
 
 func narrow(dst, src []byte, stopLo, stopN uint32) (int, int) { return 0, 0 }
+
+func widenValid(dst, src []byte) (int, int) { return 0, 0 }

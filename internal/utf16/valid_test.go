@@ -1,0 +1,103 @@
+package utf16
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// checkWidenValid checks WidenValid on src, any bytes, with room bytes of
+// dst, under the implementation in use: src[:ns] is valid UTF-8 that it
+// widens as the reference does, it ends no later than the prefix of src
+// that is valid text of ASCII and 4-byte characters, and where a kernel
+// runs it stops in the step that prefix ends in, or where src or dst leave
+// no room for a step.
+func checkWidenValid(t *testing.T, src []byte, room int, kernel bool) {
+	t.Helper()
+	dst := make([]byte, room)
+	nd, ns := WidenValid(dst, src)
+	if !utf8.Valid(src[:ns]) {
+		t.Fatalf("WidenValid(% X) took %d bytes, not valid UTF-8", src, ns)
+	}
+	want := make([]byte, 0, nd)
+	for _, u := range utf16.Encode([]rune(string(src[:ns]))) {
+		want = append(want, byte(u), byte(u>>8))
+	}
+	if !bytes.Equal(dst[:nd], want) {
+		t.Fatalf("WidenValid(% X) = % X for %d bytes; want % X", src, dst[:nd], ns, want)
+	}
+	// q: the prefix of ASCII and 4-byte characters.
+	q := 0
+	for q < len(src) {
+		r, n := utf8.DecodeRune(src[q:])
+		if r == utf8.RuneError && n == 1 || n == 2 || n == 3 {
+			break
+		}
+		q += n
+	}
+	if ns > q {
+		t.Fatalf("WidenValid(% X) took %d bytes, past the %d of ASCII and 4-byte characters", src, ns, q)
+	}
+	if !kernel {
+		if nd != 0 || ns != 0 {
+			t.Fatalf("WidenValid without a kernel = %d, %d; want 0, 0", nd, ns)
+		}
+		return
+	}
+	// Every step whose bytes and the 3 after them lie in q, with 4 bytes
+	// after it in src and room for 128 bytes in dst, is taken, but for a
+	// 4-byte character that starts in the last byte of the last one.
+	steps := min(max(q-3, 0)/64, max(len(src)-4, 0)/64, max(room-64, 0)/128)
+	if ns < 64*steps-1 {
+		t.Fatalf("WidenValid(% X), room %d: stopped at %d; want at least %d", src, room, ns, 64*steps-1)
+	}
+}
+
+// TestWidenValid checks WidenValid on text of ASCII and 4-byte characters
+// with every kind of ill-formed sequence, and a character of 2 or 3
+// bytes, put in at every offset of the first three steps, and at the
+// start and the end of src, with rooms around the step's.
+func TestWidenValid(t *testing.T) {
+	for _, name := range ImplNames() {
+		func() {
+			defer SetImpl(name)()
+			kernel := widenValidRuns()
+			text := strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437\U0001F600\U0010FFFF.\U00010000 ", 8)
+			bad := []string{"\x80", "\xBF", "\xC0\x80", "\xC2", "\xE0\x80", "\xED\xA0\x80", "\xF0\x80\x80\x80",
+				"\xF0\x8F\xBF\xBF", "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "\xF8\x88\x80\x80\x80", "\xFF",
+				"\xF0\x9F\x98", "\xF0\x9F", "\xF0", "é", "日", "\x00"}
+			step := 3 * 64
+			if testing.Short() {
+				step = 64 + 8
+			}
+			for at := 0; at < step; at++ {
+				for _, b := range bad {
+					for _, base := range []string{text, strings.Repeat("ab", 200)} {
+						src := []byte(base[:at] + b + base[at:])
+						checkWidenValid(t, src, 3*len(src), kernel)
+					}
+				}
+			}
+			// A 4-byte character at each of the last bytes of a step and
+			// the first of the next, then what ends the run there: the
+			// end of src, an ill-formed byte, a character of 2 bytes.
+			for pad := 56; pad <= 68; pad++ {
+				for _, tail := range []string{"", "\xFF", "é", "\x80", "\U0001F600"} {
+					for k := 0; k <= 72; k++ {
+						src := []byte(strings.Repeat("a", pad) + "\U0001F4A9" + strings.Repeat("b", k) + tail + strings.Repeat("c", 3))
+						checkWidenValid(t, src, 4*len(src), kernel)
+					}
+				}
+			}
+			for _, room := range []int{0, 64, 191, 192, 193, 255, 256, 257} {
+				checkWidenValid(t, []byte(text), room, kernel)
+			}
+			for n := 0; n <= 140; n++ {
+				checkWidenValid(t, []byte(text[:n]), 4*n, kernel)
+				checkWidenValid(t, []byte(text[len(text)-n:]), 4*n, kernel)
+			}
+		}()
+	}
+}
