@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unsafe"
 
+	utf16k "github.com/utf8stream/utf8stream/internal/utf16"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/transform"
 )
@@ -278,6 +279,19 @@ func (e *encoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err er
 			}
 		}
 		chunk := src[nSrc:min(len(src), nSrc+spanChunk)]
+		if t.c.plain && e.to.width() == 2 {
+			// Text of ASCII and 4-byte characters, validated as it is
+			// widened, where a kernel does that.
+			if nd, ns := utf16k.WidenValid(dst[nDst:], chunk); ns > 0 {
+				if e.to.big() {
+					utf16k.Swap(dst[nDst:nDst+nd], dst[nDst:nDst+nd])
+				}
+				t.advance(src[nSrc:], ns)
+				nDst += nd
+				nSrc += ns
+				continue
+			}
+		}
 		if v := t.c.span(chunk, false); v > 0 {
 			nd, ns := widen(dst[nDst:], chunk[:v], e.to, t.c.o.wtf8)
 			t.advance(src[nSrc:], ns)
