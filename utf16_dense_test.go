@@ -92,7 +92,10 @@ var denseWidePolicies = func() (ps []struct {
 // over such units: it calls the kernel a few times, and the general path
 // only for a unit that ends the stream with an error.
 func TestWideDense(t *testing.T) {
-	const n = 4096
+	n := 4096
+	if testing.Short() {
+		n = 1024
+	}
 	for _, f := range wideForms {
 		for _, in := range denseWideInputs {
 			src := denseWide(f, n, in.unit)
