@@ -167,7 +167,7 @@ func (t *Transformer) wideRules() wideRules {
 	return r
 }
 
-// A wideFixed counts the ill-formed units that the loops wrote repl for.
+// A wideFixed counts the ill-formed units that a loop fixed (rules.fix).
 type wideFixed struct {
 	units int
 	first int // the position of the first in the loop's src
