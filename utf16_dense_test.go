@@ -259,37 +259,49 @@ func firstDiff(a, b []byte) int {
 	return i
 }
 
-// TestWideEncodeFourByte checks the UTF-16 encoders on text of ASCII and
-// 4-byte characters (which the AVX-512 encoder validates as it widens it)
-// with an ill-formed sequence, or a character of 2 or 3 bytes, put in at
-// every offset of its first steps: every policy, both byte orders, in one
-// call and in pieces, against the code points of the Transformer's output.
-func TestWideEncodeFourByte(t *testing.T) {
-	text := strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437\U0001F600\U0010FFFF.\U00010000 ", 9)
-	inserts := []string{"\x80", "\xC0\x80", "\xE0\x80", "\xED\xA0\x80", "\xF0\x8F\xBF\xBF", "\xF4\x90\x80\x80",
-		"\xF5\x80\x80\x80", "\xFF", "\xF0\x9F\x98", "é", "日", "\xEE\x80\x80"}
+// TestWideEncodeValidating checks the UTF-16 encoders on text of ASCII
+// and 4-byte characters, and of ASCII and 3-byte ones (which the kernels
+// of WidenValid validate as they widen them), with an ill-formed sequence
+// or another character put in at every offset of its first steps: every
+// policy, both byte orders, in one call and in pieces, against the code
+// points of the Transformer's output.
+func TestWideEncodeValidating(t *testing.T) {
+	texts := []string{strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437\U0001F600\U0010FFFF.\U00010000 ", 9),
+		strings.Repeat("한국어 텍스트 中文 \uFFFF\uE000 ", 9)}
+	inserts := []string{"\x80", "\xC0\x80", "\xE0\x80", "\xE0\x9F\xBF", "\xED\xA0\x80", "\xF0\x8F\xBF\xBF", "\xF4\x90\x80\x80",
+		"\xF5\x80\x80\x80", "\xFF", "\xF0\x9F\x98", "\xE3\x81", "é", "日", "\U0001F600", "\xEE\x80\x80"}
 	limit := 200
 	if testing.Short() {
 		limit = 70
 	}
 	for at := 0; at < limit; at++ {
-		for _, ins := range inserts {
-			in := []byte(text[:at] + ins + text[at:])
-			for _, p := range allPolicies {
-				want, _, werr := transform.Bytes(NewTransformer(p), in)
-				cps := codePoints(t, want)
-				for _, fm := range []form{formUTF16LE, formUTF16BE} {
-					e := wideEncodingOf(fm, p)
-					got, gerr := transformOnce(e.NewEncoder().Transformer, in)
-					if !bytes.Equal(got, wideOf(cps, fm)) || !sameError(gerr, werr) {
-						t.Fatalf("%v %v: encode(%q) = % X, %v; the Transformer writes %q, %v", fm, p, in, got, gerr, want, werr)
-					}
-					if at%7 == 0 {
-						pieces, perr := io.ReadAll(transform.NewReader(iotestChunkReader(string(in), 1+at%13), e.NewEncoder()))
-						if !bytes.Equal(pieces, got) || !sameError(perr, gerr) {
-							t.Fatalf("%v %v: encode(%q) in pieces = % X, %v; in one call % X, %v", fm, p, in, pieces, perr, got, gerr)
-						}
-					}
+		for _, text := range texts {
+			for _, ins := range inserts {
+				in := []byte(text[:at] + ins + text[at:])
+				checkEncodeWide(t, in, at)
+			}
+		}
+	}
+}
+
+// checkEncodeWide checks the UTF-16 encoders on in against the code points
+// of the Transformer's output, for every policy and both byte orders, in
+// one call, and in pieces where at is a multiple of 7.
+func checkEncodeWide(t *testing.T, in []byte, at int) {
+	t.Helper()
+	for _, p := range allPolicies {
+		want, _, werr := transform.Bytes(NewTransformer(p), in)
+		cps := codePoints(t, want)
+		for _, fm := range []form{formUTF16LE, formUTF16BE} {
+			e := wideEncodingOf(fm, p)
+			got, gerr := transformOnce(e.NewEncoder().Transformer, in)
+			if !bytes.Equal(got, wideOf(cps, fm)) || !sameError(gerr, werr) {
+				t.Fatalf("%v %v: encode(%q) = % X, %v; the Transformer writes %q, %v", fm, p, in, got, gerr, want, werr)
+			}
+			if at%7 == 0 {
+				pieces, perr := io.ReadAll(transform.NewReader(iotestChunkReader(string(in), 1+at%13), e.NewEncoder()))
+				if !bytes.Equal(pieces, got) || !sameError(perr, gerr) {
+					t.Fatalf("%v %v: encode(%q) in pieces = % X, %v; in one call % X, %v", fm, p, in, pieces, perr, got, gerr)
 				}
 			}
 		}

@@ -4,5 +4,11 @@ package utf16
 
 func hasAVX2() bool { return useAVX2 }
 
-// widenValidRuns reports whether WidenValid runs a kernel here.
-func widenValidRuns() bool { return impl == implAVX512 }
+// widenValidStep returns the bytes a step of WidenValid's kernel takes
+// here, or 0 where none runs.
+func widenValidStep() int {
+	if impl == implAVX512 {
+		return 64
+	}
+	return 0
+}

@@ -111,23 +111,28 @@ func TestRoomPageEnd(t *testing.T) {
 
 // TestWidenValidPageEnd checks that WidenValid reads nothing past src and
 // writes nothing past dst, each placed where a page ends before a
-// PROT_NONE one, on text of ASCII and 4-byte characters of every length up
-// to a few steps, valid and with an ill-formed byte near its end.
+// PROT_NONE one, on text of ASCII with 4-byte and with 3-byte characters
+// of every length up to a few steps, valid and with an ill-formed byte at
+// its end, under every implementation.
 func TestWidenValidPageEnd(t *testing.T) {
 	sbuf := pagetest.Guarded(t, 1)
 	dbuf := pagetest.Guarded(t, 2)
-	text := strings.Repeat("\U0001F600a\U0010FFFF \U00010000", 22)
-	for n := 0; n <= 300; n++ {
-		for _, bad := range []string{"", "\xFF", "\x80"} {
-			src := []byte(text[len(text)-n:] + bad)
-			for _, room := range []int{2*len(src) + Room, 128, 129} {
-				p, d := sbuf[len(sbuf)-len(src):], dbuf[len(dbuf)-room:]
-				copy(p, src)
-				nd, ns := WidenValid(d, p)
-				want := make([]byte, room)
-				wnd, wns := WidenValid(want, src)
-				if nd != wnd || ns != wns || !bytes.Equal(d[:nd], want[:wnd]) {
-					t.Fatalf("WidenValid at the end of a page, %d bytes, room %d: %d, %d; elsewhere %d, %d", len(src), room, nd, ns, wnd, wns)
+	for _, name := range ImplNames() {
+		defer SetImpl(name)()
+		for _, text := range []string{strings.Repeat("\U0001F600a\U0010FFFF \U00010000", 22), strings.Repeat("한국어 中文 ", 30)} {
+			for n := 0; n <= 300; n++ {
+				for _, bad := range []string{"", "\xFF", "\x80"} {
+					src := []byte(text[len(text)-n:] + bad)
+					for _, room := range []int{2*len(src) + Room, 64, 65, 128, 129} {
+						p, d := sbuf[len(sbuf)-len(src):], dbuf[len(dbuf)-room:]
+						copy(p, src)
+						nd, ns := WidenValid(d, p)
+						want := make([]byte, room)
+						wnd, wns := WidenValid(want, src)
+						if nd != wnd || ns != wns || !bytes.Equal(d[:nd], want[:wnd]) {
+							t.Fatalf("%s: WidenValid at the end of a page, %d bytes, room %d: %d, %d; elsewhere %d, %d", name, len(src), room, nd, ns, wnd, wns)
+						}
+					}
 				}
 			}
 		}

@@ -9,12 +9,12 @@ import (
 )
 
 // checkWidenValid checks WidenValid on src, any bytes, with room bytes of
-// dst, under the implementation in use: src[:ns] is valid UTF-8 that it
-// widens as the reference does, it ends no later than the prefix of src
-// that is valid text of ASCII and 4-byte characters, and where a kernel
-// runs it stops in the step that prefix ends in, or where src or dst leave
-// no room for a step.
-func checkWidenValid(t *testing.T, src []byte, room int, kernel bool) {
+// dst, under the implementation in use, whose kernel takes steps of step
+// bytes (0 for none): src[:ns] is valid UTF-8 that it widens as the
+// reference does; it goes on through the steps in the prefix of src that
+// is text of ASCII and 4-byte characters, and no further, as far as src
+// and dst leave room for a step.
+func checkWidenValid(t *testing.T, src []byte, room int, step int) {
 	t.Helper()
 	dst := make([]byte, room)
 	nd, ns := WidenValid(dst, src)
@@ -28,31 +28,39 @@ func checkWidenValid(t *testing.T, src []byte, room int, kernel bool) {
 	if !bytes.Equal(dst[:nd], want) {
 		t.Fatalf("WidenValid(% X) = % X for %d bytes; want % X", src, dst[:nd], ns, want)
 	}
-	// q: the prefix of ASCII and 4-byte characters.
-	q := 0
-	for q < len(src) {
-		r, n := utf8.DecodeRune(src[q:])
-		if r == utf8.RuneError && n == 1 || n == 2 || n == 3 {
-			break
-		}
-		q += n
-	}
-	if ns > q {
-		t.Fatalf("WidenValid(% X) took %d bytes, past the %d of ASCII and 4-byte characters", src, ns, q)
-	}
-	if !kernel {
+	if step == 0 {
 		if nd != 0 || ns != 0 {
 			t.Fatalf("WidenValid without a kernel = %d, %d; want 0, 0", nd, ns)
 		}
 		return
 	}
-	// Every step whose bytes and the 3 after them lie in q, with 4 bytes
-	// after it in src and room for 128 bytes in dst, is taken, but for a
-	// 4-byte character that starts in the last byte of the last one.
-	steps := min(max(q-3, 0)/64, max(len(src)-4, 0)/64, max(room-64, 0)/128)
-	if ns < 64*steps-1 {
-		t.Fatalf("WidenValid(% X), room %d: stopped at %d; want at least %d", src, room, ns, 64*steps-1)
+	// q: the prefix of ASCII and 4-byte characters.
+	q := prefixOf(src, 4)
+	if ns > q {
+		t.Fatalf("WidenValid(% X) took %d bytes, past the %d of ASCII and 4-byte characters", src, ns, q)
 	}
+	// Every step whose bytes and the 3 after them lie in q, with 4 bytes
+	// after it in src and room for two steps' units in dst, is taken, but
+	// for a 4-byte character that starts in the last byte of the last
+	// one.
+	steps := min(max(q-3, 0)/step, max(len(src)-4, 0)/step, max(room-step, 0)/(2*step))
+	if ns < step*steps-1 {
+		t.Fatalf("WidenValid(% X), room %d: stopped at %d; want at least %d", src, room, ns, step*steps-1)
+	}
+}
+
+// prefixOf returns the length of the prefix of src that is valid text of
+// ASCII and characters of n bytes.
+func prefixOf(src []byte, n int) int {
+	q := 0
+	for q < len(src) {
+		r, size := utf8.DecodeRune(src[q:])
+		if r == utf8.RuneError && size == 1 || size != 1 && size != n {
+			break
+		}
+		q += size
+	}
+	return q
 }
 
 // TestWidenValid checks WidenValid on text of ASCII and 4-byte characters
@@ -63,7 +71,7 @@ func TestWidenValid(t *testing.T) {
 	for _, name := range ImplNames() {
 		func() {
 			defer SetImpl(name)()
-			kernel := widenValidRuns()
+			kernel := widenValidStep()
 			text := strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437\U0001F600\U0010FFFF.\U00010000 ", 8)
 			bad := []string{"\x80", "\xBF", "\xC0\x80", "\xC2", "\xE0\x80", "\xED\xA0\x80", "\xF0\x80\x80\x80",
 				"\xF0\x8F\xBF\xBF", "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "\xF8\x88\x80\x80\x80", "\xFF",
@@ -89,6 +97,18 @@ func TestWidenValid(t *testing.T) {
 						src := []byte(strings.Repeat("a", pad) + "\U0001F4A9" + strings.Repeat("b", k) + tail + strings.Repeat("c", 3))
 						checkWidenValid(t, src, 4*len(src), kernel)
 					}
+				}
+			}
+			// Text of ASCII and 3-byte characters, where the kernel stops
+			// at once, with the ill-formed forms of 3-byte sequences and
+			// the others.
+			text3 := strings.Repeat("한국어 텍스트 中文 \uFFFF\uE000 ", 8)
+			bad3 := []string{"\xE0\x80\x80", "\xE0\x9F\xBF", "\xED\xA0\x80", "\xED\xBF\xBF", "\xE3\x81",
+				"\xE3", "\x80", "\xC0\x80", "é", "\U0001F600", "\xF4\x90\x80\x80", "\xFF", "\xEF\xBF\xBF"}
+			for at := 0; at < step; at++ {
+				for _, b := range bad3 {
+					src := []byte(text3[:at] + b + text3[at:])
+					checkWidenValid(t, src, 3*len(src), kernel)
 				}
 			}
 			for _, room := range []int{0, 64, 191, 192, 193, 255, 256, 257} {
