@@ -83,6 +83,32 @@
 	VPCMPGTW  word7F<>(SB), w, Y7 \
 	VPBLENDVB Y7, out, w, out
 
+// BMP_UNITS is WIDEN_UNITS with Y4 for t.
+#define BMP_UNITS(w, w2, out) WIDEN_UNITS(w, w2, Y4, out)
+
+// WIDEN_BLOCK converts the block in Y0 with units, a macro above of three
+// arguments: the units of the even lanes from the words of the block, with
+// the words 2 bytes on; of the odd ones from the words a byte on, with the
+// high bytes of those 2 bytes on. STORE_BLOCK stores them.
+#define WIDEN_BLOCK(units) \
+	VMOVDQU    1(SI)(R11*1), Y1 \
+	VMOVDQU    2(SI)(R11*1), Y2 \
+	VPSRLW     $8, Y2, Y3 \
+	units(Y0, Y2, Y5) \
+	units(Y1, Y3, Y6) \
+	STORE_BLOCK
+
+// STORE_BLOCK stores the units of the lanes of the block that AX selects,
+// the even lanes' in Y5 and the odd ones' in Y6: in order (0..7 and 16..23
+// in Y0, 8..15 and 24..31 in Y1), 8 lanes at a time, packed to the front
+// and one after the other. Then on with the next block.
+#define STORE_BLOCK \
+	VPUNPCKLWD Y6, Y5, Y0 \
+	VPUNPCKHWD Y6, Y5, Y1 \
+	PACK4(R14, Y0, X0, Y1, X1, 0, 2) \
+	ADDQ       $32, R11 \
+	JMP        widen2loop
+
 // WIDEN_THREE converts a block whose characters are all 3 bytes long and
 // start in the lanes of one of 3 masks. Their units are packed by the
 // entries k0..k3 of widenPack and stored at nd, nd+o1, nd+o2 and nd+o3,
@@ -271,16 +297,7 @@ widen2fours:
 
 widen2asciithree:
 	// As widen2bmp, without 2-byte sequences.
-	VMOVDQU    1(SI)(R11*1), Y1
-	VMOVDQU    2(SI)(R11*1), Y2
-	VPSRLW     $8, Y2, Y3
-	ASCII_THREE_UNITS(Y0, Y2, Y5)
-	ASCII_THREE_UNITS(Y1, Y3, Y6)
-	VPUNPCKLWD Y6, Y5, Y0
-	VPUNPCKHWD Y6, Y5, Y1
-	PACK4(R14, Y0, X0, Y1, X1, 0, 2)
-	ADDQ $32, R11
-	JMP  widen2loop
+	WIDEN_BLOCK(ASCII_THREE_UNITS)
 
 widen2asciifour:
 	// As widen2four, for ASCII and 4-byte characters: the lanes kept
@@ -293,45 +310,18 @@ widen2asciifour:
 	SHRL       $31, R15
 	ADDL       DX, DX
 	ORL        DX, AX
-	VMOVDQU    1(SI)(R11*1), Y1
-	VMOVDQU    2(SI)(R11*1), Y2
-	VPSRLW     $8, Y2, Y3
-	ASCII_FOUR_UNITS(Y0, Y2, Y5)
-	ASCII_FOUR_UNITS(Y1, Y3, Y6)
-	VPUNPCKLWD Y6, Y5, Y0
-	VPUNPCKHWD Y6, Y5, Y1
-	PACK4(R14, Y0, X0, Y1, X1, 0, 2)
-	ADDQ $32, R11
-	JMP  widen2loop
+	WIDEN_BLOCK(ASCII_FOUR_UNITS)
 
 widen2bmp:
-	// The units of the even lanes from the words of the block, with
-	// the words 2 bytes on; of the odd ones from the words a byte on,
-	// with the high bytes of those 2 bytes on.
-	VMOVDQU 1(SI)(R11*1), Y1
-	VMOVDQU 2(SI)(R11*1), Y2
-	VPSRLW  $8, Y2, Y3
-	WIDEN_UNITS(Y0, Y2, Y4, Y5)
-	WIDEN_UNITS(Y1, Y3, Y4, Y6)
-	// The units of the lanes in order: 0..7 and 16..23 in Y0, 8..15 and
-	// 24..31 in Y1. Those of the lanes where characters start, 8 lanes
-	// at a time, packed to the front and stored one after the other.
-	VPUNPCKLWD Y6, Y5, Y0
-	VPUNPCKHWD Y6, Y5, Y1
-	PACK4(R14, Y0, X0, Y1, X1, 0, 2)
-	ADDQ $32, R11
-	JMP  widen2loop
+	// Characters of 1, 2 and 3 bytes.
+	WIDEN_BLOCK(BMP_UNITS)
 
 widen2two:
 	// As widen2bmp, without 3-byte sequences.
 	VMOVDQU    1(SI)(R11*1), Y1
 	TWO_UNITS(Y0, Y5)
 	TWO_UNITS(Y1, Y6)
-	VPUNPCKLWD Y6, Y5, Y0
-	VPUNPCKHWD Y6, Y5, Y1
-	PACK4(R14, Y0, X0, Y1, X1, 0, 2)
-	ADDQ $32, R11
-	JMP  widen2loop
+	STORE_BLOCK
 
 widen2three0:
 	// Lanes 0, 3, ... 30: 3, 3, 2 and 3 in the groups of 8.
@@ -398,11 +388,7 @@ widen2units:
 	VPAND     word3FF<>(SB), Y3, Y3
 	VPOR      wordDC00<>(SB), Y3, Y3
 	VPBLENDVB Y4, Y3, Y6, Y6
-	VPUNPCKLWD Y6, Y5, Y0
-	VPUNPCKHWD Y6, Y5, Y1
-	PACK4(R14, Y0, X0, Y1, X1, 0, 2)
-	ADDQ $32, R11
-	JMP  widen2loop
+	STORE_BLOCK
 
 widen2end:
 	// The run ends after the last character it wrote: past the bytes
