@@ -440,10 +440,9 @@ func narrowBigOn(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
 }
 
 // narrow16 writes the UTF-8 of the valid UTF-16 at the start of src to
-// dst, the bytes that rules restores, and rules.repl for each lone
-// surrogate where rules.fix is set, as far as both allow: whole code
-// points only. It stops at any other lone surrogate and at a unit cut
-// short. It returns the bytes written and read, and the units it fixed. It
+// dst, and what rules make of each lone surrogate (wideRules.lone), as far
+// as both allow: whole code points only. It stops at a lone surrogate that
+// rules leave to wideUnit and at a unit cut short. It returns the bytes written and read, and the units it fixed. It
 // takes the first bytes of src, first of them, in Go, then lets the kernel
 // go first; where the kernel stops, it goes on in Go for a block, or
 // wideRun bytes after each unit that it fixes or restores.
@@ -614,12 +613,7 @@ func narrow32(dst, src []byte, big bool, rules *wideRules) (nd, ns int, fx wideF
 				continue
 			}
 		}
-		var u uint32
-		if big {
-			u = binary.BigEndian.Uint32(src[ns:])
-		} else {
-			u = binary.LittleEndian.Uint32(src[ns:])
-		}
+		u := unit32(src[ns:], big)
 		if u-0xD800 < 0x800 || u > 0x10FFFF {
 			if rules.wtf8 && u-0xD800 < 0x400 {
 				// A high surrogate, which a low one after it makes a
@@ -627,13 +621,7 @@ func narrow32(dst, src []byte, big bool, rules *wideRules) (nd, ns int, fx wideF
 				if ns+8 > len(src) {
 					return nd, ns, fx // the pair, if any, is cut short
 				}
-				var v uint32
-				if big {
-					v = binary.BigEndian.Uint32(src[ns+4:])
-				} else {
-					v = binary.LittleEndian.Uint32(src[ns+4:])
-				}
-				if v-0xDC00 < 0x400 {
+				if v := unit32(src[ns+4:], big); v-0xDC00 < 0x400 {
 					if nd+4 > len(dst) {
 						return nd, ns, fx
 					}
@@ -770,6 +758,14 @@ func surrogates(x uint64) bool {
 	return (t-0x0001000100010001)&^t&0x8000800080008000 != 0
 }
 
+// unit32 returns the UTF-32 unit at the start of b, in the order big says.
+func unit32(b []byte, big bool) uint32 {
+	if big {
+		return binary.BigEndian.Uint32(b)
+	}
+	return binary.LittleEndian.Uint32(b)
+}
+
 // narrow32Via16 is narrow32 through UTF-16, for valid text that holds no
 // unit in lo..lo+n-1: it packs the units of src into UTF-16 in a buffer,
 // as far as the first that is not a code point or is a surrogate, or as
@@ -800,13 +796,7 @@ func narrow32Via16(dst, src []byte, big bool, lo, n uint32) (nd, ns int) {
 		}
 		// Else the same four units one at a time.
 		for end := min(len(src), i+16); i+4 <= end; i += 4 {
-			var u uint32
-			if big {
-				u = binary.BigEndian.Uint32(src[i:])
-			} else {
-				u = binary.LittleEndian.Uint32(src[i:])
-			}
-			switch {
+			switch u := unit32(src[i:], big); {
 			case u-0xD800 < 0x800 || u > 0x10FFFF:
 				goto narrow
 			case u < 0x10000:
