@@ -68,23 +68,6 @@ var denseWideInputs = []struct {
 	{"random", func(i int) uint32 { return uint32(rand.New(rand.NewPCG(uint64(i), 7)).Uint32()) }, true},
 }
 
-// denseWidePolicies are the policies that TestWideDense runs, each plain
-// and with WTF8.
-var denseWidePolicies = func() (ps []struct {
-	p    Policy
-	wtf8 bool
-}) {
-	for _, p := range allPolicies[1:] {
-		for _, w := range []bool{false, true} {
-			ps = append(ps, struct {
-				p    Policy
-				wtf8 bool
-			}{p, w})
-		}
-	}
-	return ps
-}()
-
 // TestWideDense checks the decoders on input where the units that stop
 // the kernels come one after another: the output is what the policy makes
 // of each code point and each ill-formed unit, the Stats count
@@ -120,76 +103,77 @@ func TestWideDense(t *testing.T) {
 					cps = append(cps, int64(u))
 				}
 			}
-			for _, pw := range denseWidePolicies {
-				p, wtf8 := pw.p, pw.wtf8
-				var opts []Option
-				name := fmt.Sprintf("%v/%s/%v", f, in.name, p)
-				if wtf8 {
-					opts = []Option{WTF8()}
-					name += "/WTF8"
+			stops := 0 // the units that stop the kernel
+			for _, c := range cps {
+				if c < 0 {
+					stops++
 				}
-				want, bad, first, fails := denseModel(f, cps, at, p, wtf8, false)
-				stops := 0
-				for _, c := range cps {
-					if c < 0 {
-						stops++
+			}
+			for _, p := range allPolicies[1:] {
+				for _, wtf8 := range []bool{false, true} {
+					var opts []Option
+					name := fmt.Sprintf("%v/%s/%v", f, in.name, p)
+					if wtf8 {
+						opts = []Option{WTF8()}
+						name += "/WTF8"
 					}
-				}
-				dec := wideEncodingOf(f, p, opts...).NewDecoder().Transformer.(*Transformer)
-				dst := make([]byte, 8*len(src))
-				var nd, ns int
-				var err error
-				var steps int
-				kernel := countKernelCalls(func() {
-					steps = countSteps(func() { nd, ns, err = dec.Transform(dst, src, true) })
-				})
-				if limit := 4 + stops*b2i(in.sparse); kernel > limit {
-					t.Errorf("%s: %d calls of a kernel; want at most %d", name, kernel, limit)
-				}
-				if steps > 2 {
-					t.Errorf("%s: %d units took the general path; want at most 2", name, steps)
-				}
-				if fails {
-					if _, ok := err.(*Error); !ok {
-						t.Errorf("%s: err = %v; want an *Error", name, err)
+					want, bad, first, fails := denseModel(f, cps, at, p, wtf8, false)
+					dec := wideEncodingOf(f, p, opts...).NewDecoder().Transformer.(*Transformer)
+					dst := make([]byte, 8*len(src))
+					var nd, ns int
+					var err error
+					var steps int
+					kernel := countKernelCalls(func() {
+						steps = countSteps(func() { nd, ns, err = dec.Transform(dst, src, true) })
+					})
+					if limit := 4 + stops*b2i(in.sparse); kernel > limit {
+						t.Errorf("%s: %d calls of a kernel; want at most %d", name, kernel, limit)
 					}
-					continue
-				}
-				if err != nil || ns != len(src) {
-					t.Fatalf("%s: read %d of %d bytes, err = %v", name, ns, len(src), err)
-				}
-				if got := dst[:nd]; !bytes.Equal(got, want) {
-					t.Errorf("%s: output differs from the reference at byte %d", name, firstDiff(got, want))
-				}
-				s := dec.Stats()
-				if s.Subparts != int64(bad) || s.Bytes != int64(bad*f.width()) {
-					t.Errorf("%s: Stats %+v; want %d ill-formed units of %d bytes", name, s, bad, f.width())
-				}
-				if bad > 0 && s.First != int64(first*f.width()) {
-					t.Errorf("%s: Stats.First = %d; want %d", name, s.First, first*f.width())
-				}
-				// The same, a byte at a time and in halves of each read.
-				for _, r := range []io.Reader{iotest.OneByteReader(bytes.NewReader(src)), iotest.HalfReader(bytes.NewReader(src))} {
-					if got, err := io.ReadAll(wideEncodingOf(f, p, opts...).NewDecoder().Reader(r)); err != nil || !bytes.Equal(got, want) {
-						t.Errorf("%s: through a Reader in pieces: output differs at byte %d, err = %v", name, firstDiff(got, want), err)
+					if steps > 2 {
+						t.Errorf("%s: %d units took the general path; want at most 2", name, steps)
 					}
-				}
-				// The same from a []uint16 or []rune, where BackslashReplace
-				// writes the escape of a code point, as CPython does.
-				if f == formUTF16LE || f == formUTF32LE {
-					var got []byte
-					if f == formUTF16LE {
-						got, err = AppendFromUTF16(nil, unitsOf[uint16](src, f), p, opts...)
-					} else {
-						got, err = AppendFromRunes(nil, unitsOf[rune](src, f), p, opts...)
+					if fails {
+						if _, ok := err.(*Error); !ok {
+							t.Errorf("%s: err = %v; want an *Error", name, err)
+						}
+						continue
 					}
-					swant, _, _, _ := denseModel(f, cps, at, p, wtf8, true)
-					if err != nil || !bytes.Equal(got, swant) {
-						t.Errorf("%s: from a slice: output differs at byte %d, err = %v", name, firstDiff(got, swant), err)
+					if err != nil || ns != len(src) {
+						t.Fatalf("%s: read %d of %d bytes, err = %v", name, ns, len(src), err)
 					}
-				}
-				if a := testing.AllocsPerRun(5, func() { dec.Reset(); dec.Transform(dst, src, true) }); a != 0 {
-					t.Errorf("%s: %v allocations per Transform; want 0", name, a)
+					if got := dst[:nd]; !bytes.Equal(got, want) {
+						t.Errorf("%s: output differs from the reference at byte %d", name, firstDiff(got, want))
+					}
+					s := dec.Stats()
+					if s.Subparts != int64(bad) || s.Bytes != int64(bad*f.width()) {
+						t.Errorf("%s: Stats %+v; want %d ill-formed units of %d bytes", name, s, bad, f.width())
+					}
+					if bad > 0 && s.First != int64(first*f.width()) {
+						t.Errorf("%s: Stats.First = %d; want %d", name, s.First, first*f.width())
+					}
+					// The same, a byte at a time and in halves of each read.
+					for _, r := range []io.Reader{iotest.OneByteReader(bytes.NewReader(src)), iotest.HalfReader(bytes.NewReader(src))} {
+						if got, err := io.ReadAll(wideEncodingOf(f, p, opts...).NewDecoder().Reader(r)); err != nil || !bytes.Equal(got, want) {
+							t.Errorf("%s: through a Reader in pieces: output differs at byte %d, err = %v", name, firstDiff(got, want), err)
+						}
+					}
+					// The same from a []uint16 or []rune, where BackslashReplace
+					// writes the escape of a code point, as CPython does.
+					if f == formUTF16LE || f == formUTF32LE {
+						var got []byte
+						if f == formUTF16LE {
+							got, err = AppendFromUTF16(nil, unitsOf[uint16](src, f), p, opts...)
+						} else {
+							got, err = AppendFromRunes(nil, unitsOf[rune](src, f), p, opts...)
+						}
+						swant, _, _, _ := denseModel(f, cps, at, p, wtf8, true)
+						if err != nil || !bytes.Equal(got, swant) {
+							t.Errorf("%s: from a slice: output differs at byte %d, err = %v", name, firstDiff(got, swant), err)
+						}
+					}
+					if a := testing.AllocsPerRun(5, func() { dec.Reset(); dec.Transform(dst, src, true) }); a != 0 {
+						t.Errorf("%s: %v allocations per Transform; want 0", name, a)
+					}
 				}
 			}
 		}
