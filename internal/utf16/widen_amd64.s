@@ -417,6 +417,21 @@ widen2done:
 	MOVQ R11, ns+56(FP)
 	RET
 
+// CONSTS5 loads the constants of widenAVX512 and widenValidAVX512 that
+// both use, each in every byte: C0 in Z13, F0 in Z15, 3F in Z16, 03 in
+// Z19 and 01 in Z20.
+#define CONSTS5 \
+	MOVL $0xC0, CX         \
+	VPBROADCASTB CX, Z13   \
+	MOVL $0xF0, CX         \
+	VPBROADCASTB CX, Z15   \
+	MOVL $0x3F, CX         \
+	VPBROADCASTB CX, Z16   \
+	MOVL $0x03, CX         \
+	VPBROADCASTB CX, Z19   \
+	MOVL $0x01, CX         \
+	VPBROADCASTB CX, Z20
+
 // func widenAVX512(dst, src []byte) (nd, ns int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, BMI2, POPCNT
 TEXT ·widenAVX512(SB), NOSPLIT, $0-64
@@ -430,20 +445,11 @@ TEXT ·widenAVX512(SB), NOSPLIT, $0-64
 	XORQ AX, AX   // ns
 	XORQ BX, BX   // nd
 	XORL R13, R13 // a 4-byte sequence started in the last byte of the step before
-	MOVL $0xC0, CX
-	VPBROADCASTB CX, Z13
+	CONSTS5
 	MOVL $0xE0, CX
 	VPBROADCASTB CX, Z14
-	MOVL $0xF0, CX
-	VPBROADCASTB CX, Z15
-	MOVL $0x3F, CX
-	VPBROADCASTB CX, Z16
 	MOVL $0x0F, CX
 	VPBROADCASTB CX, Z17
-	MOVL $0x03, CX
-	VPBROADCASTB CX, Z19
-	MOVL $0x01, CX
-	VPBROADCASTB CX, Z20
 
 	// A step takes R10 = 64 bytes (two blocks), the lanes of K7, while
 	// they fit with the 2 bytes after them and dst has room for 128;
@@ -704,16 +710,7 @@ TEXT ·widenValidAVX512(SB), NOSPLIT, $0-64
 	XORQ BX, BX   // nd
 	XORL R12, R12 // the bytes at the step's start that end a character of the step before
 	MOVL $64, R10 // the step, for PACK5
-	MOVL $0xC0, CX
-	VPBROADCASTB CX, Z13
-	MOVL $0xF0, CX
-	VPBROADCASTB CX, Z15
-	MOVL $0x3F, CX
-	VPBROADCASTB CX, Z16
-	MOVL $0x03, CX
-	VPBROADCASTB CX, Z19
-	MOVL $0x01, CX
-	VPBROADCASTB CX, Z20
+	CONSTS5
 	MOVL $0x40, CX
 	VPBROADCASTB CX, Z21
 
