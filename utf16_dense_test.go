@@ -126,7 +126,13 @@ func TestWideDense(t *testing.T) {
 					kernel := countKernelCalls(func() {
 						steps = countSteps(func() { nd, ns, err = dec.Transform(dst, src, true) })
 					})
-					if limit := 4 + stops*b2i(in.sparse); kernel > limit {
+					limit := 4 + stops*b2i(in.sparse)
+					if f.width() == 4 {
+						// UTF-32 tries its way through UTF-16 again after
+						// wideVia units in Go.
+						limit += len(src) / (4 * wideVia)
+					}
+					if kernel > limit {
 						t.Errorf("%s: %d calls of a kernel; want at most %d", name, kernel, limit)
 					}
 					if steps > 2 {

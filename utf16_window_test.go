@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"testing"
+	"unicode/utf8"
 
 	utf16k "github.com/utf8stream/utf8stream/internal/utf16"
 )
@@ -94,4 +95,52 @@ func sameOffset(a, b error) bool {
 		return a == nil && b == nil
 	}
 	return ea.Offset == eb.Offset
+}
+
+// TestWide32Pairs checks the UTF-32 encoder and decoder on text with
+// characters above U+FFFF among others, which they take through UTF-16
+// eight and four units at a time, with pairs at every place in those
+// groups: against x/text's UTF-32, and, for the decoder, in a few kernel
+// calls per window, which a pair written wrongly into the window (the
+// kernel stops at it, and the loop goes on in Go) would make many.
+func TestWide32Pairs(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	pool := []rune{'a', ' ', 0xE9, 0x65E5, 0xFFFF, 0x10000, 0x1F600, 0x1F30D, 0x10FFFF}
+	for _, impl := range utf16k.ImplNames() {
+		t.Run("impl="+impl, func(t *testing.T) {
+			defer utf16k.SetImpl(impl)()
+			for trial := range 20 {
+				var text []byte
+				for len(text) < 16<<10 {
+					// Runs of one kind, of every length up to 9.
+					c := pool[r.IntN(len(pool))]
+					for range 1 + r.IntN(9) {
+						text = utf8.AppendRune(text, c)
+					}
+				}
+				for _, f := range []form{formUTF32LE, formUTF32BE} {
+					want, err := xtextEncoding(f).NewEncoder().Bytes(text)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := transformOnce(wideEncodingOf(f, Reject).NewEncoder().Transformer, text)
+					if err != nil || !bytes.Equal(got, want) {
+						t.Fatalf("trial %d %v: encoder differs from x/text's at byte %d: %v", trial, f, firstDiff(got, want), err)
+					}
+					var back []byte
+					calls := countKernelCalls(func() {
+						back, err = transformOnce(wideEncodingOf(f, Reject).NewDecoder().Transformer, want)
+					})
+					if err != nil || !bytes.Equal(back, text) {
+						t.Fatalf("trial %d %v: decoder does not give the text back (byte %d): %v", trial, f, firstDiff(back, text), err)
+					}
+					// A window holds 2*wideViaWindow bytes of UTF-16,
+					// a unit of UTF-32 at most 4 of them.
+					if limit := len(want)/(2*wideViaWindow) + 4; impl != "generic" && (calls == 0 || calls > limit) {
+						t.Errorf("trial %d %v: %d kernel calls for %d bytes; want 1 to %d", trial, f, calls, len(want), limit)
+					}
+				}
+			}
+		})
+	}
 }

@@ -734,6 +734,12 @@ func units32(dst, src []byte, big bool) (nd int) {
 				i += 16
 				continue
 			}
+			if i+18 <= len(src) {
+				k, high := spread8(dst[nd:nd+32], src[i:i+18], big)
+				nd += k
+				i += 16 + 2*high
+				continue
+			}
 		}
 		u := uint32(binary.LittleEndian.Uint16(src[i:]))
 		i += 2
@@ -749,6 +755,41 @@ func units32(dst, src []byte, big bool) (nd int) {
 		nd += 4
 	}
 	return nd
+}
+
+// spread8 writes the first eight UTF-16LE units of s (18 bytes) as UTF-32
+// to d (32 bytes), a high surrogate with the low one after it, the ninth
+// unit for the last one, and returns the bytes written and 1 if the last
+// unit is a high surrogate, else 0. It may write to d past what it
+// returns. A unit is written at k, which then moves on but for the low
+// surrogate of a pair, with no branch on what the units are: in text with
+// characters above U+FFFF such a branch goes either way.
+func spread8(d, s []byte, big bool) (k, high int) {
+	d, s = d[:32], s[:18]
+	h := uint32(0) // 1 for a high surrogate
+	for j := 0; j < 16; j += 2 {
+		u := uint32(binary.LittleEndian.Uint16(s[j:]))
+		v := uint32(binary.LittleEndian.Uint16(s[j+2:]))
+		low := h // the low surrogate of the pair before
+		h = ((u ^ 0xD800) - 0x400) >> 31
+		if pair := u<<10 + v - 0x35FDC00; h != 0 {
+			u = pair // 0x10000 + (u-0xD800)<<10 + v-0xDC00
+		}
+		if big {
+			u = bits.ReverseBytes32(u)
+		}
+		binary.LittleEndian.PutUint32(d[k&28:], u)
+		k += 4 - 4*int(low)
+	}
+	return k, int(h)
+}
+
+// highSurrogates returns how many of the four UTF-16 units in x are high
+// surrogates.
+func highSurrogates(x uint64) int {
+	t := x&0xFC00FC00FC00FC00 ^ 0xD800D800D800D800 // 0 for a high surrogate
+	nonzero := (t&0x7FFF7FFF7FFF7FFF + 0x7FFF7FFF7FFF7FFF | t) & 0x8000800080008000
+	return 4 - bits.OnesCount64(nonzero)
 }
 
 // surrogates reports whether any of the four UTF-16 units in x is a
@@ -774,7 +815,7 @@ func unit32(b []byte, big bool) uint32 {
 func narrow32Via16(dst, src []byte, big bool, lo, n uint32) (nd, ns int) {
 	var buf [2 * wideViaWindow]byte
 	k, pairs := 0, false // bytes of buf written
-	for i := 0; i+4 <= len(src) && k+16 <= len(buf); {
+	for i := 0; i+4 <= len(src) && k+18 <= len(buf); {
 		if i+16 <= len(src) {
 			// Four units at a time, where all are in the BMP and none
 			// is a surrogate.
@@ -793,8 +834,16 @@ func narrow32Via16(dst, src []byte, big bool, lo, n uint32) (nd, ns int) {
 					continue
 				}
 			}
+			w, p, stop := pack4(buf[k:k+18], src[i:i+16], big)
+			k += w
+			pairs = pairs || p
+			if stop {
+				break
+			}
+			i += 16
+			continue
 		}
-		// Else the same four units one at a time.
+		// Else the units left one at a time.
 		for end := min(len(src), i+16); i+4 <= end; i += 4 {
 			switch u := unit32(src[i:], big); {
 			case u-0xD800 < 0x800 || u > 0x10FFFF:
@@ -812,18 +861,54 @@ func narrow32Via16(dst, src []byte, big bool, lo, n uint32) (nd, ns int) {
 		}
 	}
 narrow:
+	if kernelHook != nil {
+		kernelHook()
+	}
 	nd, s := utf16k.Narrow(dst, buf[:k], lo, n)
 	units := s / 2
 	if pairs {
 		// A pair of units is one unit of src; the kernel takes whole
 		// pairs only.
-		for j := 0; j+2 <= s; j += 2 {
+		j := 0
+		for ; j+8 <= s; j += 8 {
+			units -= highSurrogates(binary.LittleEndian.Uint64(buf[j:]))
+		}
+		for ; j+2 <= s; j += 2 {
 			if buf[j+1]&0xFC == 0xD8 {
 				units--
 			}
 		}
 	}
 	return nd, 4 * units
+}
+
+// pack4 writes the four UTF-32 units of s (16 bytes) to d (18 bytes) as
+// UTF-16LE, as far as the first that is a surrogate or above U+10FFFF, and
+// returns the bytes written, whether it wrote a pair of surrogates, and
+// whether it stopped at such a unit. It may write to d past what it
+// returns. A unit is written at k, which then moves on by its length,
+// with no branch on which it is: in text with characters above U+FFFF
+// such a branch goes either way.
+func pack4(d, s []byte, big bool) (k int, pairs, stop bool) {
+	d, s = d[:18], s[:16]
+	two := uint32(0) // 1 for a character above U+FFFF
+	for j := 0; j < 16; j += 4 {
+		u := binary.LittleEndian.Uint32(s[j:])
+		if big {
+			u = bits.ReverseBytes32(u)
+		}
+		if u-0xD800 < 0x800 || u > 0x10FFFF {
+			return k, two != 0, true
+		}
+		sup := (0xFFFF - u) >> 31
+		if pair := 0xD7C0 + u>>10 | (0xDC00|u&0x3FF)<<16; sup != 0 {
+			u = pair
+		}
+		binary.LittleEndian.PutUint32(d[k&14:], u)
+		k += 2 + 2*int(sup)
+		two |= sup
+	}
+	return k, two != 0, false
 }
 
 // spread16 returns the four bytes of x each in a 16-bit lane, the first
