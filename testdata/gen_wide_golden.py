@@ -330,6 +330,15 @@ def utf8_inputs(rng):
         yield b"".join(rng.choice(pieces) for _ in range(rng.randrange(1, 7)))
     for _ in range(40):
         yield bytes(rng.randrange(256) for _ in range(rng.randrange(1, 12)))
+    # Long inputs, which reach the kernels' block loops: runs of text with
+    # the pieces above between them.
+    text = [chr(r).encode() for r in (0x61, 0x7A, 0x20, 0x0A, 0x416, 0x915, 0x4E2D, 0xAC00, 0x1F600, 0xE9)]
+    for _ in range(4):
+        out = []
+        for _ in range(rng.randrange(3, 6)):
+            out.append(b"".join(rng.choice(text) for _ in range(rng.randrange(20, 60))))
+            out.append(b"".join(rng.choice(pieces) for _ in range(rng.randrange(1, 4))))
+        yield b"".join(out)
 
 
 def unit_lists(rng):
@@ -355,6 +364,16 @@ def unit_lists(rng):
         units = [rng.choice(pool) for _ in range(rng.randrange(1, 7))]
         tail = rng.choice([b"", b"", b"", b"\x00", b"\x41\x42", b"\x00\x00\x00"])
         yield units, tail
+    # Long lists, which reach the kernels' block loops: runs of text and of
+    # surrogate pairs with the units above between them.
+    text = [0x61, 0x20, 0x0A, 0x416, 0x915, 0x4E2D, 0xAC00, 0xE9]
+    for _ in range(4):
+        units = []
+        for _ in range(rng.randrange(3, 6)):
+            units += [rng.choice(text) for _ in range(rng.randrange(20, 60))]
+            units += [0xD83D, 0xDE00] * rng.randrange(0, 12)
+            units += [rng.choice(pool) for _ in range(rng.randrange(1, 4))]
+        yield units, rng.choice([b"", b"\x41\x42"])
 
 
 def wide_inputs(form, rng):
