@@ -814,8 +814,8 @@ func unit32(b []byte, big bool) uint32 {
 // written and read.
 func narrow32Via16(dst, src []byte, big bool, lo, n uint32) (nd, ns int) {
 	var buf [2 * wideViaWindow]byte
-	k, pairs := 0, false // bytes of buf written
-	for i := 0; i+4 <= len(src) && k+18 <= len(buf); {
+	k, pairs := 0, 0 // bytes of buf written, pairs of surrogates among them
+	for i := 0; i+4 <= len(src) && k+16 <= len(buf); {
 		if i+16 <= len(src) {
 			// Four units at a time, where all are in the BMP and none
 			// is a surrogate.
@@ -834,14 +834,16 @@ func narrow32Via16(dst, src []byte, big bool, lo, n uint32) (nd, ns int) {
 					continue
 				}
 			}
-			w, p, stop := pack4(buf[k:k+18], src[i:i+16], big)
-			k += w
-			pairs = pairs || p
-			if stop {
-				break
+			if i+32 <= len(src) && k+34 <= len(buf) {
+				w, p, stop := pack8((*[34]byte)(buf[k:]), (*[32]byte)(src[i:]), big)
+				k += w
+				pairs += p
+				if stop {
+					break
+				}
+				i += 32
+				continue
 			}
-			i += 16
-			continue
 		}
 		// Else the units left one at a time.
 		for end := min(len(src), i+16); i+4 <= end; i += 4 {
@@ -856,7 +858,7 @@ func narrow32Via16(dst, src []byte, big bool, lo, n uint32) (nd, ns int) {
 				binary.LittleEndian.PutUint16(buf[k:], uint16(0xD800+u>>10))
 				binary.LittleEndian.PutUint16(buf[k+2:], uint16(0xDC00+u&0x3FF))
 				k += 4
-				pairs = true
+				pairs++
 			}
 		}
 	}
@@ -865,10 +867,11 @@ narrow:
 		kernelHook()
 	}
 	nd, s := utf16k.Narrow(dst, buf[:k], lo, n)
-	units := s / 2
-	if pairs {
-		// A pair of units is one unit of src; the kernel takes whole
-		// pairs only.
+	// A pair of units is one unit of src; the kernel takes whole pairs
+	// only.
+	units := s/2 - pairs
+	if s < k && pairs > 0 {
+		units = s / 2
 		j := 0
 		for ; j+8 <= s; j += 8 {
 			units -= highSurrogates(binary.LittleEndian.Uint64(buf[j:]))
@@ -882,33 +885,31 @@ narrow:
 	return nd, 4 * units
 }
 
-// pack4 writes the four UTF-32 units of s (16 bytes) to d (18 bytes) as
-// UTF-16LE, as far as the first that is a surrogate or above U+10FFFF, and
-// returns the bytes written, whether it wrote a pair of surrogates, and
-// whether it stopped at such a unit. It may write to d past what it
-// returns. A unit is written at k, which then moves on by its length,
-// with no branch on which it is: in text with characters above U+FFFF
-// such a branch goes either way.
-func pack4(d, s []byte, big bool) (k int, pairs, stop bool) {
-	d, s = d[:18], s[:16]
-	two := uint32(0) // 1 for a character above U+FFFF
-	for j := 0; j < 16; j += 4 {
+// pack8 writes the eight UTF-32 units of s to d as UTF-16LE, as far as
+// the first that is a surrogate or above U+10FFFF, and returns the bytes
+// written, how many pairs of surrogates it wrote, and whether it stopped
+// at such a unit. It may write to d past what it returns. A unit is
+// written at k, which then moves on by its length, with no branch on
+// which it is: in text with characters above U+FFFF such a branch goes
+// either way.
+func pack8(d *[34]byte, s *[32]byte, big bool) (k, pairs int, stop bool) {
+	for j := 0; j < len(s); j += 4 {
 		u := binary.LittleEndian.Uint32(s[j:])
 		if big {
 			u = bits.ReverseBytes32(u)
 		}
 		if u-0xD800 < 0x800 || u > 0x10FFFF {
-			return k, two != 0, true
+			return k, pairs, true
 		}
 		sup := (0xFFFF - u) >> 31
 		if pair := 0xD7C0 + u>>10 | (0xDC00|u&0x3FF)<<16; sup != 0 {
 			u = pair
 		}
-		binary.LittleEndian.PutUint32(d[k&14:], u)
+		binary.LittleEndian.PutUint32(d[k&30:], u)
 		k += 2 + 2*int(sup)
-		two |= sup
+		pairs += int(sup)
 	}
-	return k, two != 0, false
+	return k, pairs, false
 }
 
 // spread16 returns the four bytes of x each in a 16-bit lane, the first
