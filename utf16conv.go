@@ -85,29 +85,32 @@ type wideRules struct {
 }
 
 // lone writes what r makes of the ill-formed unit u, a lone surrogate or
-// in UTF-32 a value above U+10FFFF, whose bytes in the input are b, to
-// dst[nd:]: the byte it stands for where r restores it, its 3-byte form
-// under WTF8, or what fix writes. It returns the new nd and whether the
-// unit was fixed (and so counts as ill-formed), or false where it writes
-// nothing: dst has no room, or the unit is left to wideUnit.
-func (r *wideRules) lone(dst []byte, nd int, b []byte, u uint32) (_ int, fixed, ok bool) {
+// in UTF-32 a value above U+10FFFF, whose bytes in the input are b at
+// position pos, to dst[nd:]: the byte it stands for where r restores it,
+// its 3-byte form under WTF8, or what fix writes, which fx then counts. It
+// returns the new nd and fx, and false where it writes nothing: dst has no
+// room, or the unit is left to wideUnit.
+func (r *wideRules) lone(dst []byte, nd int, b []byte, u uint32, pos int, fx wideFixed) (int, wideFixed, bool) {
 	switch {
 	case r.restores(u):
 		if nd >= len(dst) {
-			return nd, false, false
+			return nd, fx, false
 		}
 		dst[nd] = byte(u)
-		return nd + 1, false, true
+		return nd + 1, fx, true
 	case r.wtf8 && u <= 0x10FFFF:
 		if nd+3 > len(dst) {
-			return nd, false, false
+			return nd, fx, false
 		}
-		return nd + putUTF8(dst[nd:], u), false, true
+		return nd + putUTF8(dst[nd:], u), fx, true
 	case r.fix:
-		nd, ok = r.putFix(dst, nd, b, u)
-		return nd, ok, ok
+		var ok bool
+		if nd, ok = r.putFix(dst, nd, b, u); ok {
+			fx = fx.add(pos)
+		}
+		return nd, fx, ok
 	}
-	return nd, false, false
+	return nd, fx, false
 }
 
 // putFix writes what r.fix writes for the ill-formed unit u, whose bytes
@@ -442,10 +445,11 @@ func narrowBigOn(dst, src []byte, stopLo, stopN uint32) (nd, ns int) {
 // narrow16 writes the UTF-8 of the valid UTF-16 at the start of src to
 // dst, and what rules make of each lone surrogate (wideRules.lone), as far
 // as both allow: whole code points only. It stops at a lone surrogate that
-// rules leave to wideUnit and at a unit cut short. It returns the bytes written and read, and the units it fixed. It
-// takes the first bytes of src, first of them, in Go, then lets the kernel
-// go first; where the kernel stops, it goes on in Go for a block, or
-// wideRun bytes after each unit that it fixes or restores.
+// rules leave to wideUnit and at a unit cut short. It returns the bytes
+// written and read, and the units it fixed. It takes the first bytes of
+// src, first of them, in Go, then lets the kernel go first; where the
+// kernel stops, it goes on in Go for a block, or wideRun bytes after each
+// unit that it fixes or restores.
 func narrow16(dst, src []byte, big bool, rules *wideRules, first int) (nd, ns int, fx wideFixed) {
 	lo, hi := 0, 1
 	if big {
@@ -513,12 +517,9 @@ func narrow16(dst, src []byte, big bool, rules *wideRules, first int) (nd, ns in
 					nd += rules.size
 					fx = fx.add(ns)
 				default:
-					var fixed, ok bool
-					if nd, fixed, ok = rules.lone(dst, nd, src[ns:ns+2], u); !ok {
+					var ok bool
+					if nd, fx, ok = rules.lone(dst, nd, src[ns:ns+2], u, ns, fx); !ok {
 						return nd, ns, fx
-					}
-					if fixed {
-						fx = fx.add(ns)
 					}
 				}
 				ns += 2
@@ -630,12 +631,9 @@ func narrow32(dst, src []byte, big bool, rules *wideRules) (nd, ns int, fx wideF
 					continue
 				}
 			}
-			var fixed, ok bool
-			if nd, fixed, ok = rules.lone(dst, nd, src[ns:ns+4], u); !ok {
+			var ok bool
+			if nd, fx, ok = rules.lone(dst, nd, src[ns:ns+4], u, ns, fx); !ok {
 				return nd, ns, fx
-			}
-			if fixed {
-				fx = fx.add(ns)
 			}
 			ns += 4
 			continue
