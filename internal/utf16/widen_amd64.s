@@ -89,25 +89,26 @@
 // WIDEN_BLOCK converts the block in Y0 with units, a macro above of three
 // arguments: the units of the even lanes from the words of the block, with
 // the words 2 bytes on; of the odd ones from the words a byte on, with the
-// high bytes of those 2 bytes on. STORE_BLOCK stores them.
-#define WIDEN_BLOCK(units) \
+// high bytes of those 2 bytes on. STORE_BLOCK stores them and goes on at
+// next.
+#define WIDEN_BLOCK(units, next) \
 	VMOVDQU    1(SI)(R11*1), Y1 \
 	VMOVDQU    2(SI)(R11*1), Y2 \
 	VPSRLW     $8, Y2, Y3 \
 	units(Y0, Y2, Y5) \
 	units(Y1, Y3, Y6) \
-	STORE_BLOCK
+	STORE_BLOCK(next)
 
 // STORE_BLOCK stores the units of the lanes of the block that AX selects,
 // the even lanes' in Y5 and the odd ones' in Y6: in order (0..7 and 16..23
 // in Y0, 8..15 and 24..31 in Y1), 8 lanes at a time, packed to the front
-// and one after the other. Then on with the next block.
-#define STORE_BLOCK \
+// and one after the other. Then on with the next block, at next.
+#define STORE_BLOCK(next) \
 	VPUNPCKLWD Y6, Y5, Y0 \
 	VPUNPCKHWD Y6, Y5, Y1 \
 	PACK4(R14, Y0, X0, Y1, X1, 0, 2) \
 	ADDQ       $32, R11 \
-	JMP        widen2loop
+	JMP        next
 
 // WIDEN_THREE converts a block whose characters are all 3 bytes long and
 // start in the lanes of one of 3 masks. Their units are packed by the
@@ -133,7 +134,7 @@
 	VMOVDQU      X1, o3(DI)(BX*1) \
 	ADDQ         $32, R11 \
 	ADDQ         $n, BX \
-	JMP          widen2loop
+	JMP          widen2threenext
 
 // PACK stores the lanes of x that the byte key selects at dst+nd, packed
 // by the table at tab, and adds base and their count times scale to nd.
@@ -234,6 +235,8 @@ widen2loop:
 	VPMOVMSKB Y0, CX
 	TESTL     CX, CX
 	JNZ       widen2multi
+
+widen2ascii:
 	// ASCII: each byte is a unit.
 	VPMOVZXBW (SI)(R11*1), Y1
 	VPMOVZXBW 16(SI)(R11*1), Y2
@@ -248,6 +251,8 @@ widen2multi:
 	// signed bytes, which C0 is not the lead of, and 80..BF are not.
 	VPCMPGTB  Y10, Y0, Y4
 	VPMOVMSKB Y4, AX
+
+widen2starts:
 	// Blocks with no lead but E0..EF, whose bytes b^20 are at most CF,
 	// take the path of widen2asciithree, or of 3-byte characters only
 	// (no ASCII: CX, from the loop), from the first, second or third
@@ -262,6 +267,8 @@ widen2multi:
 	JNZ       widen2four
 	CMPL      CX, $-1
 	JNE       widen2asciithree
+
+widen2threes:
 	CMPL      AX, $0x49249249
 	JEQ       widen2three0
 	CMPL      AX, $-0x6DB6DB6E // 0x92492492
@@ -297,7 +304,28 @@ widen2fours:
 
 widen2asciithree:
 	// As widen2bmp, without 2-byte sequences.
-	WIDEN_BLOCK(ASCII_THREE_UNITS)
+	WIDEN_BLOCK(ASCII_THREE_UNITS, widen2threenext)
+
+widen2threenext:
+	// The block after one of 1- and 3-byte characters is tested for
+	// that kind first, and most often is one. (R15 is 0.)
+	CMPQ      R11, R12
+	JGT       widen2end
+	CMPQ      BX, R13
+	JGT       widen2end
+	VMOVDQU   (SI)(R11*1), Y0
+	VPMOVMSKB Y0, CX
+	TESTL     CX, CX
+	JZ        widen2ascii
+	VPCMPGTB  Y10, Y0, Y4
+	VPMOVMSKB Y4, AX
+	VPXOR     byte20<>(SB), Y0, Y1
+	VPSUBUSB  byteCF<>(SB), Y1, Y1
+	VPTEST    Y1, Y1
+	JNZ       widen2other
+	CMPL      CX, $-1
+	JNE       widen2asciithree
+	JMP       widen2threes
 
 widen2asciifour:
 	// As widen2four, for ASCII and 4-byte characters: the lanes kept
@@ -310,18 +338,55 @@ widen2asciifour:
 	SHRL       $31, R15
 	ADDL       DX, DX
 	ORL        DX, AX
-	WIDEN_BLOCK(ASCII_FOUR_UNITS)
+	WIDEN_BLOCK(ASCII_FOUR_UNITS, widen2fournext)
+
+widen2fournext:
+	// The block after one of ASCII and 4-byte characters is tested for
+	// that kind first, and most often is one.
+	CMPQ      R11, R12
+	JGT       widen2end
+	CMPQ      BX, R13
+	JGT       widen2end
+	VMOVDQU   (SI)(R11*1), Y0
+	VPMOVMSKB Y0, CX
+	VPCMPGTB  Y10, Y0, Y4
+	VPMOVMSKB Y4, AX
+	VPCMPGTB  Y8, Y0, Y3
+	VPMOVMSKB Y3, R10
+	CMPL      AX, R10
+	JEQ       widen2asciifour
+	TESTL     CX, CX
+	JZ        widen2ascii
+	JMP       widen2starts
 
 widen2bmp:
 	// Characters of 1, 2 and 3 bytes.
-	WIDEN_BLOCK(BMP_UNITS)
+	WIDEN_BLOCK(BMP_UNITS, widen2loop)
 
 widen2two:
 	// As widen2bmp, without 3-byte sequences.
 	VMOVDQU    1(SI)(R11*1), Y1
 	TWO_UNITS(Y0, Y5)
 	TWO_UNITS(Y1, Y6)
-	STORE_BLOCK
+	STORE_BLOCK(widen2twonext)
+
+widen2twonext:
+	// The block after one of 1- and 2-byte characters is tested for
+	// that kind first, and most often is one. (R15 is 0.)
+	CMPQ      R11, R12
+	JGT       widen2end
+	CMPQ      BX, R13
+	JGT       widen2end
+	VMOVDQU   (SI)(R11*1), Y0
+	VPMOVMSKB Y0, CX
+	TESTL     CX, CX
+	JZ        widen2ascii
+	VPCMPGTB  Y10, Y0, Y4
+	VPMOVMSKB Y4, AX
+	VPSUBUSB  byteDF<>(SB), Y0, Y1
+	VPTEST    Y1, Y1
+	JZ        widen2two
+	JMP       widen2starts
 
 widen2three0:
 	// Lanes 0, 3, ... 30: 3, 3, 2 and 3 in the groups of 8.
@@ -388,7 +453,7 @@ widen2units:
 	VPAND     word3FF<>(SB), Y3, Y3
 	VPOR      wordDC00<>(SB), Y3, Y3
 	VPBLENDVB Y4, Y3, Y6, Y6
-	STORE_BLOCK
+	STORE_BLOCK(widen2loop)
 
 widen2end:
 	// The run ends after the last character it wrote: past the bytes
