@@ -7,8 +7,11 @@ func hasAVX2() bool { return useAVX2 }
 // widenValidStep returns the bytes a step of WidenValid's kernel takes
 // here, or 0 where none runs.
 func widenValidStep() int {
-	if impl == implAVX512 {
+	switch impl {
+	case implAVX512:
 		return 64
+	case implAVX2:
+		return 32
 	}
 	return 0
 }

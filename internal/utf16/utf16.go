@@ -48,11 +48,12 @@ func Widen(dst, src []byte) (nd, ns int) {
 // WidenValid is Widen for src that may hold any bytes: it converts a
 // prefix of src that is valid UTF-8 of ASCII and 4-byte characters (text
 // such as emoji, where a separate validation costs a third of the
-// widening), 64 bytes at a time, and stops at the first 64 bytes that hold
-// an ill-formed sequence or a character of 2 or 3 bytes, or that 4 more
-// bytes in src and 128 in dst do not follow. src[:ns] is valid UTF-8 and
-// ends after a whole character. Where no such kernel runs (all but
-// AVX-512), it returns 0, 0.
+// widening), a step at a time (64 bytes with AVX-512, 32 with AVX2), and
+// stops at the first step that holds an ill-formed sequence or a
+// character of 2 or 3 bytes, or that 4 more bytes in src and two steps'
+// room in dst do not follow. src[:ns] is valid UTF-8 and ends after a
+// whole character. Where no such kernel runs (all but amd64 with AVX2),
+// it returns 0, 0.
 func WidenValid(dst, src []byte) (nd, ns int) { return widenValid(dst, src) }
 
 // Narrow converts a prefix of src, UTF-16LE, to UTF-8 in dst, a block of

@@ -93,9 +93,17 @@ func widenAVX512(dst, src []byte) (nd, ns int)
 //go:noescape
 func widenValidAVX512(dst, src []byte) (nd, ns int)
 
+// widenValidAVX2 is WidenValid, 32 bytes a step.
+//
+//go:noescape
+func widenValidAVX2(dst, src []byte) (nd, ns int)
+
 func widenValid(dst, src []byte) (int, int) {
-	if impl == implAVX512 {
+	switch impl {
+	case implAVX512:
 		return widenValidAVX512(dst, src)
+	case implAVX2:
+		return widenValidAVX2(dst, src)
 	}
 	return 0, 0
 }

@@ -482,6 +482,156 @@ widen2done:
 	MOVQ R11, ns+56(FP)
 	RET
 
+// VALID_FOUR_UNITS is ASCII_FOUR_UNITS that also checks the high
+// surrogates it makes: in the lanes of leads (b0 > BF), the high
+// surrogate D7C0 + t>>4 XOR D800, which has none of the bits FC00 set
+// where the lead and the 2 bytes after it make a high surrogate, goes
+// into acc by accumulate (PLANE_FIRST or PLANE_NEXT). It also uses Y4.
+#define VALID_FOUR_UNITS(w, w2, out, accumulate) \
+	THREE_UNITS(w, w2, out) \
+	VPSRLW    $4, out, w2 \
+	VPADDW    wordD7C0<>(SB), w2, w2 \
+	VPAND     word3FF<>(SB), out, out \
+	VPOR      wordDC00<>(SB), out, out \
+	VPAND     Y9, w, w \
+	VPCMPGTW  Y12, w, Y7 \
+	VPXOR     wordD800<>(SB), w2, Y4 \
+	accumulate \
+	VPBLENDVB Y7, w2, out, out \
+	VPCMPGTW  word7F<>(SB), w, Y7 \
+	VPBLENDVB Y7, out, w, out
+
+#define PLANE_FIRST VPAND Y7, Y4, Y11
+
+#define PLANE_NEXT \
+	VPAND Y7, Y4, Y4 \
+	VPOR  Y4, Y11, Y11
+
+// func widenValidAVX2(dst, src []byte) (nd, ns int)
+//
+// widenValidAVX2 is widenAVX2 for text of ASCII and 4-byte characters
+// that it also validates: 32 bytes a step, while 4 bytes more follow the
+// step in src and dst has room for 64. A step of ASCII is valid where no
+// character of the step before goes on into it. Another is valid where it
+// holds no byte C0..EF; where its continuation bytes (80..BF) are the
+// three after each of its leads (F0..FF) and those that end a character
+// of the step before (R12), and no others; and where each lead with the
+// 2 bytes after it makes a high surrogate (D800..DBFF), which rules out
+// F5..FF, the overlong forms and those above U+10FFFF. It stops at a step
+// that is not valid or that holds a lead of 2 or 3 bytes; the bytes
+// after the last step that end its last character are checked there, and
+// that character taken back if they are not continuation bytes, as is
+// the high surrogate of one that starts in the step's last byte.
+// Requires: AVX, AVX2, POPCNT
+TEXT ·widenValidAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ dst_len+8(FP), R8
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), R9
+	XORQ R11, R11 // ns
+	XORQ BX, BX   // nd
+	XORL R12, R12 // the bytes at the step's start that end a character of the step before
+	XORL R15, R15 // 1 where that character started in the last byte of the step before
+	// The last ns and nd at which a step fits.
+	SUBQ $36, R9
+	SUBQ $64, R8
+	LEAQ widenPack<>(SB), R14
+	BROADCASTW(0x3F, Y15)
+	BROADCASTW(0x3F1F, Y14)
+	BROADCASTW(0x0140, Y13)
+	BROADCASTW(0xBF, Y12)
+	BROADCASTB(0xBF, Y10)
+	BROADCASTW(0xFF, Y9)
+	BROADCASTB(0xEF, Y8)
+
+wv2loop:
+	CMPQ      R11, R9
+	JGT       wv2done
+	CMPQ      BX, R8
+	JGT       wv2done
+	VMOVDQU   (SI)(R11*1), Y0
+	VPMOVMSKB Y0, CX
+	TESTL     CX, CX
+	JZ        wv2ascii
+	VPCMPGTB  Y10, Y0, Y4
+	VPMOVMSKB Y4, AX  // no continuation byte: ASCII and C0..FF, as signed bytes above BF
+	VPCMPGTB  Y8, Y0, Y3
+	VPMOVMSKB Y3, R10 // ASCII and F0..FF
+	CMPL      AX, R10
+	JNE       wv2done // a lead C0..EF
+	ANDL      CX, R10 // the leads, L
+	LEAQ      (R10)(R10*1), DX
+	LEAQ      (DX)(DX*1), R13
+	LEAQ      (R13)(R13*1), CX
+	ORQ       DX, R13
+	ORQ       CX, R13 // the three bytes after each lead, up to 3 past the step
+	ORQ       R12, R13
+	NOTL      AX      // the continuation bytes
+	CMPL      R13, AX
+	JNE       wv2done
+	NOTL      AX
+	ORL       DX, AX  // the lanes kept: the starts, the lanes after leads
+	ORL       R15, AX // and the first after a lead in the step before
+	VMOVDQU   1(SI)(R11*1), Y1
+	VMOVDQU   2(SI)(R11*1), Y2
+	VPSRLW    $8, Y2, Y3
+	VALID_FOUR_UNITS(Y0, Y2, Y5, PLANE_FIRST)
+	VALID_FOUR_UNITS(Y1, Y3, Y6, PLANE_NEXT)
+	VPTEST    wordFC00<>(SB), Y11
+	JNZ       wv2done
+	SHRQ      $32, R13
+	MOVL      R13, R12
+	MOVL      R10, R15
+	SHRL      $31, R15
+	STORE_BLOCK(wv2loop)
+
+wv2ascii:
+	TESTL     R12, R12
+	JNZ       wv2done
+	VPMOVZXBW (SI)(R11*1), Y1
+	VPMOVZXBW 16(SI)(R11*1), Y2
+	VMOVDQU   Y1, (DI)(BX*1)
+	VMOVDQU   Y2, 32(DI)(BX*1)
+	ADDQ      $32, R11
+	ADDQ      $64, BX
+	JMP       wv2loop
+
+wv2done:
+	// The character of the last step that ends at the bytes of R12: if
+	// it started in the step's last byte, only its high surrogate is
+	// written, which is taken back; otherwise both its units are, and
+	// it is taken back unless those 1 or 2 bytes are continuation bytes.
+	TESTL   R15, R15
+	JNZ     wv2high
+	TESTL   R12, R12
+	JZ      wv2ret
+	MOVWLZX (SI)(R11*1), CX
+	ANDL    $0xC0C0, CX
+	XORL    $0x8080, CX  // 0 in the continuation bytes
+	CMPL    R12, $1
+	JNE     2(PC)
+	MOVBLZX CX, CX
+	POPCNTL R12, DX
+	TESTL   CX, CX
+	JNZ     wv2back
+	ADDQ    DX, R11
+	JMP     wv2ret
+
+wv2back:
+	LEAQ    -4(R11)(DX*1), R11
+	SUBQ    $4, BX
+	JMP     wv2ret
+
+wv2high:
+	SUBQ    $2, BX
+	DECQ    R11
+
+wv2ret:
+	VZEROUPPER
+	MOVQ    BX, nd+48(FP)
+	MOVQ    R11, ns+56(FP)
+	RET
+
 // CONSTS5 loads the constants of widenAVX512 and widenValidAVX512 that
 // both use, each in every byte: C0 in Z13, F0 in Z15, 3F in Z16, 03 in
 // Z19 and 01 in Z20.
