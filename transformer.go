@@ -648,7 +648,23 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 			} else if n != len(src) || end != n || last < -1 {
 				n, lines, last = valid.PrefixLinesFinish(src, n, lines, end, last)
 			}
-			t.counted(src, 0, n, lines, last)
+			if t.c.o.ln.upto == t.off {
+				// counted, inlined by hand.
+				if lines > 0 {
+					t.c.o.ln.newlines += int64(lines)
+					t.c.o.ln.start = t.off + int64(last) + 1
+				}
+				t.c.o.ln.upto = t.off + int64(n)
+			} else {
+				t.counted(src, 0, n, lines, last)
+			}
+			if n == len(src) {
+				// With the hint clear and nothing after the run,
+				// noteRun has nothing to do, and the newlines are
+				// counted.
+				t.off += int64(n)
+				return n, nil
+			}
 		} else if t.c.o.lines {
 			n = t.spanLines(src)
 		} else {
