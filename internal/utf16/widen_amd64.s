@@ -552,7 +552,19 @@ wv2loop:
 	VMOVDQU   (SI)(R11*1), Y0
 	VPMOVMSKB Y0, CX
 	TESTL     CX, CX
-	JZ        wv2ascii
+	JNZ       wv2multi
+	// ASCII: valid where no character of the step before goes on into it.
+	TESTL     R12, R12
+	JNZ       wv2done
+	VPMOVZXBW (SI)(R11*1), Y1
+	VPMOVZXBW 16(SI)(R11*1), Y2
+	VMOVDQU   Y1, (DI)(BX*1)
+	VMOVDQU   Y2, 32(DI)(BX*1)
+	ADDQ      $32, R11
+	ADDQ      $64, BX
+	JMP       wv2loop
+
+wv2multi:
 	VPCMPGTB  Y10, Y0, Y4
 	VPMOVMSKB Y4, AX  // no continuation byte: ASCII and C0..FF, as signed bytes above BF
 	VPCMPGTB  Y8, Y0, Y3
@@ -585,17 +597,6 @@ wv2loop:
 	MOVL      R10, R15
 	SHRL      $31, R15
 	STORE_BLOCK(wv2loop)
-
-wv2ascii:
-	TESTL     R12, R12
-	JNZ       wv2done
-	VPMOVZXBW (SI)(R11*1), Y1
-	VPMOVZXBW 16(SI)(R11*1), Y2
-	VMOVDQU   Y1, (DI)(BX*1)
-	VMOVDQU   Y2, 32(DI)(BX*1)
-	ADDQ      $32, R11
-	ADDQ      $64, BX
-	JMP       wv2loop
 
 wv2done:
 	// The character of the last step that ends at the bytes of R12: if
