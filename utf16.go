@@ -234,6 +234,12 @@ func (e *encoder) Reset() { e.t.Reset() }
 // write before it widens it.
 const encodeChunk = 4 << 10
 
+// widenValidMin is the input below which the encoder does not try
+// utf16.WidenValid: on shorter input the pass it saves costs less than a
+// call that stops at once, and the last bytes of a longer chunk, which it
+// leaves for the other paths, would pay for a second call.
+const widenValidMin = 512
+
 // Transform implements [transform.Transformer].
 func (e *encoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
 	t := &e.t
@@ -279,7 +285,7 @@ func (e *encoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err er
 			}
 		}
 		chunk := src[nSrc:min(len(src), nSrc+spanChunk)]
-		if t.c.plain && e.to.width() == 2 {
+		if t.c.plain && e.to.width() == 2 && len(chunk) >= widenValidMin {
 			// Text of ASCII and 4-byte characters, validated as it is
 			// widened, where a kernel does that.
 			if nd, ns := utf16k.WidenValid(dst[nDst:], chunk); ns > 0 {

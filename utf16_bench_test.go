@@ -1,7 +1,10 @@
 package utf8stream
 
 import (
+	"strconv"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/utf8stream/utf8stream/internal/textgen"
 	"golang.org/x/text/encoding/unicode"
@@ -99,6 +102,64 @@ func BenchmarkUTF32(b *testing.B) {
 		run("encode", "xtext", transform.Chain(unicode.UTF8.NewDecoder(), x.NewEncoder()), text)
 		run("decode", "utf8stream", UTF32(LittleEndian, Replace).NewDecoder().Transformer, wide)
 		run("decode", "xtext", x.NewDecoder(), wide)
+	}
+}
+
+// BenchmarkUTF16Call measures one call of AppendUTF16 (dir=encode) and of
+// AppendFromUTF16 (dir=decode) on short text of each script, 16 bytes to 4
+// KiB of UTF-8, into a slice with room, beside a loop of unicode/utf8 and
+// unicode/utf16 (impl=stdlib) that does the same for valid text: the cost
+// per call that 1 MiB figures hide.
+func BenchmarkUTF16Call(b *testing.B) {
+	for _, name := range []string{"ascii", "russian", "chinese", "emoji"} {
+		for _, size := range []int{16, 32, 64, 256, 512, 1024, 4096} {
+			text := textgen.Make(name, size)
+			units, _ := AppendUTF16(nil, text, Replace)
+			wide := make([]uint16, 0, len(text)+8)
+			narrow := make([]byte, 0, 3*len(units)+8)
+			prefix := "input=" + name + "/size=" + strconv.Itoa(size)
+			b.Run(prefix+"/dir=encode/impl=utf8stream", func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					if _, err := AppendUTF16(wide, text, Replace); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run(prefix+"/dir=encode/impl=stdlib", func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					dst := wide
+					for i := 0; i < len(text); {
+						r, n := utf8.DecodeRune(text[i:])
+						dst = utf16.AppendRune(dst, r)
+						i += n
+					}
+				}
+			})
+			b.Run(prefix+"/dir=decode/impl=utf8stream", func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					if _, err := AppendFromUTF16(narrow, units, Replace); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run(prefix+"/dir=decode/impl=stdlib", func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					dst := narrow
+					for i := 0; i < len(units); i++ {
+						r := rune(units[i])
+						if utf16.IsSurrogate(r) && i+1 < len(units) {
+							r = utf16.DecodeRune(r, rune(units[i+1]))
+							i++
+						}
+						dst = utf8.AppendRune(dst, r)
+					}
+				}
+			})
+		}
 	}
 }
 
