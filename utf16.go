@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"slices"
 	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
 	"unsafe"
 
 	utf16k "github.com/utf8stream/utf8stream/internal/utf16"
@@ -341,6 +343,11 @@ func (e *encoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err er
 // it appends the units of the valid prefix and returns an *[Error] whose
 // Offset counts bytes of src. [DetectBOM] acts as [StripBOM].
 func AppendUTF16(dst []uint16, src []byte, p Policy, opts ...Option) ([]uint16, error) {
+	if len(src) < shortSlice && len(opts) == 0 && p != OPTU8 {
+		if out, ok := appendShort(dst, src, utf16.AppendRune); ok {
+			return out, nil
+		}
+	}
 	var e encoder
 	e.init(nativeUTF16, p, opts)
 	if cap(dst)-len(dst) < len(src) {
@@ -362,6 +369,11 @@ func AppendUTF16(dst []uint16, src []byte, p Policy, opts ...Option) ([]uint16, 
 // under [SurrogateEscape] the ill-formed byte b is the rune 0xDC00+b, which
 // a conversion []rune(s) cannot produce.
 func AppendRunes(dst []rune, src []byte, p Policy, opts ...Option) ([]rune, error) {
+	if len(src) < shortSlice && len(opts) == 0 && p != OPTU8 {
+		if out, ok := appendShort(dst, src, appendRune); ok {
+			return out, nil
+		}
+	}
 	var e encoder
 	e.init(nativeUTF32, p, opts)
 	if cap(dst)-len(dst) < len(src) {
@@ -390,6 +402,11 @@ func AppendRunes(dst []rune, src []byte, p Policy, opts ...Option) ([]rune, erro
 // surrogate (where CPython writes "?"). A leading U+FEFF is kept, unless
 // [StripBOM] or [DetectBOM] removes it.
 func AppendFromUTF16(dst []byte, src []uint16, p Policy, opts ...Option) ([]byte, error) {
+	if len(src) < shortUnits && len(opts) == 0 && p != OPTU8 {
+		if out, ok := appendFromShort(dst, src, true); ok {
+			return out, nil
+		}
+	}
 	var t Transformer
 	t.initSlice(nativeUTF16, p, opts)
 	return t.appendRest(dst, wideBytes(src))
@@ -400,9 +417,81 @@ func AppendFromUTF16(dst []byte, src []uint16, p Policy, opts ...Option) ([]byte
 // of [UTF32] for UTF-32: a surrogate and a rune outside 0..0x10FFFF are
 // ill-formed, and [SurrogateEscape] restores the runes 0xDC80..0xDCFF.
 func AppendFromRunes(dst []byte, src []rune, p Policy, opts ...Option) ([]byte, error) {
+	if len(src) < shortUnits && len(opts) == 0 && p != OPTU8 {
+		if out, ok := appendFromShort(dst, src, false); ok {
+			return out, nil
+		}
+	}
 	var t Transformer
 	t.initSlice(nativeUTF32, p, opts)
 	return t.appendRest(dst, wideBytes(src))
+}
+
+// shortSlice and shortUnits are the lengths of input below which the
+// slice functions first try a loop over its characters that takes valid
+// input only: there a Transformer's set-up and the kernels' calls cost
+// more than the loop. No policy but OPTU8 changes valid input, and the
+// loop gives up on anything else, which then takes the general path from
+// the start.
+const (
+	shortSlice = 32 // bytes of UTF-8, for AppendUTF16 and AppendRunes
+	shortUnits = 16 // units, for AppendFromUTF16 and AppendFromRunes
+)
+
+// appendShort appends to dst, with put, the code points of src where src
+// is valid UTF-8, and returns dst unchanged and false otherwise.
+func appendShort[T uint16 | rune](dst []T, src []byte, put func([]T, rune) []T) ([]T, bool) {
+	out := dst
+	if cap(out)-len(out) < len(src) {
+		// As the general path grows it: room for valid input.
+		out = slices.Grow(out, len(src))
+	}
+	for i := 0; i < len(src); {
+		if c := src[i]; c < utf8.RuneSelf {
+			out = append(out, T(c))
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(src[i:])
+		if n == 1 {
+			return dst, false
+		}
+		out = put(out, r)
+		i += n
+	}
+	return out, true
+}
+
+func appendRune(dst []rune, r rune) []rune { return append(dst, r) }
+
+// appendFromShort appends to dst the UTF-8 of src, UTF-16 code units
+// (pairs true) or UTF-32 ones, where they hold no surrogate but UTF-16's
+// pairs and no value above U+10FFFF, and returns dst unchanged and false
+// otherwise. (In a []rune, as in a Python str, a high surrogate and a low
+// one are two ill-formed units.)
+func appendFromShort[T uint16 | rune](dst []byte, src []T, pairs bool) ([]byte, bool) {
+	out := dst
+	if n := len(src) * int(unsafe.Sizeof(src[0])); cap(out)-len(out) < n {
+		// As the general path grows it: as many bytes as src has.
+		out = slices.Grow(out, n)
+	}
+	for i := 0; i < len(src); i++ {
+		r := rune(src[i])
+		switch {
+		case r < utf8.RuneSelf:
+			out = append(out, byte(r))
+			continue
+		case pairs && r >= 0xD800 && r < 0xDC00 && i+1 < len(src):
+			if r = utf16.DecodeRune(r, rune(src[i+1])); r == utf8.RuneError {
+				return dst, false
+			}
+			i++
+		case !utf8.ValidRune(r):
+			return dst, false
+		}
+		out = utf8.AppendRune(out, r)
+	}
+	return out, true
 }
 
 // initSlice sets up t in place to decode a []uint16 or a []rune, whose
