@@ -210,14 +210,7 @@ func (t *Transformer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 			} else if n != len(src) || end != n || last < -1 {
 				n, lines, last = valid.CopyLinesFinish(dst, src, n, lines, end, last)
 			}
-			if t.c.o.ln.upto == t.off {
-				// counted, inlined by hand.
-				if lines > 0 {
-					t.c.o.ln.newlines += int64(lines)
-					t.c.o.ln.start = t.off + int64(last) + 1
-				}
-				t.c.o.ln.upto = t.off + int64(n)
-			} else {
+			if !t.countedHere(n, lines, last) {
 				t.counted(src, 0, n, lines, last)
 			}
 			if nSrc = n; nSrc == len(src) {
@@ -376,6 +369,22 @@ func (t *Transformer) counted(src []byte, pos, n, lines, last int) {
 		t.c.o.ln.start = base + int64(last) + 1
 	}
 	t.c.o.ln.upto = base + int64(n)
+}
+
+// countedHere is counted for the n bytes from the stream offset on where
+// the count has reached it, as on the short paths of Transform and Span,
+// small enough to be inlined there; it reports false, and does nothing,
+// where it has not.
+func (t *Transformer) countedHere(n, lines, last int) bool {
+	if t.c.o.ln.upto != t.off {
+		return false
+	}
+	if lines > 0 {
+		t.c.o.ln.newlines += int64(lines)
+		t.c.o.ln.start = t.off + int64(last) + 1
+	}
+	t.c.o.ln.upto = t.off + int64(n)
+	return true
 }
 
 // lineTo counts the newlines of src, whose first byte is at stream offset
@@ -648,14 +657,7 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 			} else if n != len(src) || end != n || last < -1 {
 				n, lines, last = valid.PrefixLinesFinish(src, n, lines, end, last)
 			}
-			if t.c.o.ln.upto == t.off {
-				// counted, inlined by hand.
-				if lines > 0 {
-					t.c.o.ln.newlines += int64(lines)
-					t.c.o.ln.start = t.off + int64(last) + 1
-				}
-				t.c.o.ln.upto = t.off + int64(n)
-			} else {
+			if !t.countedHere(n, lines, last) {
 				t.counted(src, 0, n, lines, last)
 			}
 			if n == len(src) {

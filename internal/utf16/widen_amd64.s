@@ -110,6 +110,22 @@
 	ADDQ       $32, R11 \
 	JMP        next
 
+// NEXT_BLOCK loads the next block into Y0, where one fits, for the tests
+// of a kind: it ends the run where none does and goes to widen2ascii for a
+// block of ASCII, and leaves the bytes that are not ASCII in CX and the
+// lanes where a character starts in AX, as the general dispatch has them.
+#define NEXT_BLOCK \
+	CMPQ      R11, R12    \
+	JGT       widen2end   \
+	CMPQ      BX, R13     \
+	JGT       widen2end   \
+	VMOVDQU   (SI)(R11*1), Y0 \
+	VPMOVMSKB Y0, CX      \
+	TESTL     CX, CX      \
+	JZ        widen2ascii \
+	VPCMPGTB  Y10, Y0, Y4 \
+	VPMOVMSKB Y4, AX
+
 // WIDEN_THREE converts a block whose characters are all 3 bytes long and
 // start in the lanes of one of 3 masks. Their units are packed by the
 // entries k0..k3 of widenPack and stored at nd, nd+o1, nd+o2 and nd+o3,
@@ -309,16 +325,7 @@ widen2asciithree:
 widen2threenext:
 	// The block after one of 1- and 3-byte characters is tested for
 	// that kind first, and most often is one. (R15 is 0.)
-	CMPQ      R11, R12
-	JGT       widen2end
-	CMPQ      BX, R13
-	JGT       widen2end
-	VMOVDQU   (SI)(R11*1), Y0
-	VPMOVMSKB Y0, CX
-	TESTL     CX, CX
-	JZ        widen2ascii
-	VPCMPGTB  Y10, Y0, Y4
-	VPMOVMSKB Y4, AX
+	NEXT_BLOCK
 	VPXOR     byte20<>(SB), Y0, Y1
 	VPSUBUSB  byteCF<>(SB), Y1, Y1
 	VPTEST    Y1, Y1
@@ -373,16 +380,7 @@ widen2two:
 widen2twonext:
 	// The block after one of 1- and 2-byte characters is tested for
 	// that kind first, and most often is one. (R15 is 0.)
-	CMPQ      R11, R12
-	JGT       widen2end
-	CMPQ      BX, R13
-	JGT       widen2end
-	VMOVDQU   (SI)(R11*1), Y0
-	VPMOVMSKB Y0, CX
-	TESTL     CX, CX
-	JZ        widen2ascii
-	VPCMPGTB  Y10, Y0, Y4
-	VPMOVMSKB Y4, AX
+	NEXT_BLOCK
 	VPSUBUSB  byteDF<>(SB), Y0, Y1
 	VPTEST    Y1, Y1
 	JZ        widen2two
