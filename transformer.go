@@ -720,7 +720,8 @@ func (t *Transformer) next(dst, src []byte, atEOF bool) (nDst, nSrc int, err err
 	} else if skip > 0 {
 		nSrc, t.detected = skip, to
 	} else if t.inForm() != formUTF8 {
-		rules := t.wideRules()
+		var rules wideRules
+		t.setRules(&rules)
 		nDst, nSrc, err = t.wideUnit(dst, src, atEOF, 0, &rules)
 	} else {
 		nDst, nSrc, err = t.step(dst, src, atEOF, 0)

@@ -19,7 +19,8 @@ import (
 func (t *Transformer) transformWide(dst, src []byte, atEOF bool, nSrc int) (nDst, _ int, err error) {
 	f := t.inForm()
 	big := f.big()
-	rules := t.wideRules()
+	var rules wideRules
+	t.setRules(&rules)
 	first := 0 // bytes to take in Go before the kernel, after dense ill-formed units
 	for nSrc < len(src) {
 		var nd, ns int
@@ -138,19 +139,25 @@ func (r *wideRules) restores(u uint32) bool {
 	return r.esc != 0 && (u-r.esc-0x80 < 0x80 || r.nul && u == r.esc)
 }
 
-// wideRules returns the rules of t's policy and options.
-func (t *Transformer) wideRules() wideRules {
+// setRules sets r to the rules of t's policy and options. It fills r in
+// place, field by field: a wideRules built and then returned is copied in
+// wide loads that wait for its narrow stores, which cost more than the
+// rest of a short call.
+func (t *Transformer) setRules(r *wideRules) {
 	c := &t.c
+	*r = wideRules{wtf8: c.o.wtf8}
 	switch c.policy {
 	case SurrogateEscape:
-		return wideRules{esc: 0xDC00, nul: c.o.noNUL, wtf8: c.o.wtf8}
+		r.esc, r.nul = 0xDC00, c.o.noNUL
+		return
 	case OPTU8:
+		r.lo, r.n, r.esc = 0xEF80, 0x80, 0xEF00
 		if c.o.noNUL {
-			return wideRules{lo: 0xEF00, n: 0x100, esc: 0xEF00, nul: true, wtf8: c.o.wtf8}
+			r.lo, r.n, r.nul = 0xEF00, 0x100, true
 		}
-		return wideRules{lo: 0xEF80, n: 0x80, esc: 0xEF00, wtf8: c.o.wtf8}
+		return
 	}
-	r := wideRules{fix: c.o.onInvalid == nil, wtf8: c.o.wtf8}
+	r.fix = c.o.onInvalid == nil
 	switch c.policy {
 	case Replace:
 		r.repl = c.o.replacement
@@ -163,11 +170,12 @@ func (t *Transformer) wideRules() wideRules {
 		r.fix = false
 	}
 	if r.fix && !r.backslash && !r.wtf8 && len(r.repl) <= 4 {
-		var w [4]byte
-		copy(w[:], r.repl)
-		r.quick, r.word, r.size = true, binary.LittleEndian.Uint32(w[:]), len(r.repl)
+		var w uint32
+		for i := len(r.repl) - 1; i >= 0; i-- {
+			w = w<<8 | uint32(r.repl[i])
+		}
+		r.quick, r.word, r.size = true, w, len(r.repl)
 	}
-	return r
 }
 
 // A wideFixed counts the ill-formed units that a loop fixed (rules.fix).
