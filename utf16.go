@@ -344,7 +344,7 @@ func (e *encoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err er
 // Offset counts bytes of src. [DetectBOM] acts as [StripBOM].
 func AppendUTF16(dst []uint16, src []byte, p Policy, opts ...Option) ([]uint16, error) {
 	if len(src) < shortSlice && len(opts) == 0 && p != OPTU8 {
-		if out, ok := appendShort(dst, src, utf16.AppendRune); ok {
+		if out, ok := appendShort(dst, src); ok {
 			return out, nil
 		}
 	}
@@ -370,7 +370,7 @@ func AppendUTF16(dst []uint16, src []byte, p Policy, opts ...Option) ([]uint16, 
 // a conversion []rune(s) cannot produce.
 func AppendRunes(dst []rune, src []byte, p Policy, opts ...Option) ([]rune, error) {
 	if len(src) < shortSlice && len(opts) == 0 && p != OPTU8 {
-		if out, ok := appendShort(dst, src, appendRune); ok {
+		if out, ok := appendShort(dst, src); ok {
 			return out, nil
 		}
 	}
@@ -438,17 +438,22 @@ const (
 	shortUnits = 16 // units, for AppendFromUTF16 and AppendFromRunes
 )
 
-// appendShort appends to dst, with put, the code points of src where src
-// is valid UTF-8, and returns dst unchanged and false otherwise.
-func appendShort[T uint16 | rune](dst []T, src []byte, put func([]T, rune) []T) ([]T, bool) {
+// appendShort appends to dst the code points of src, as UTF-16 units or
+// runes, where src is valid UTF-8, and returns dst unchanged and false
+// otherwise.
+func appendShort[T uint16 | rune](dst []T, src []byte) ([]T, bool) {
 	out := dst
 	if cap(out)-len(out) < len(src) {
-		// As the general path grows it: room for valid input.
+		// As the general path grows it: room for valid input, whose
+		// units or runes are at most as many as its bytes.
 		out = slices.Grow(out, len(src))
 	}
+	w := out[len(out) : len(out)+len(src)]
+	k := 0
 	for i := 0; i < len(src); {
 		if c := src[i]; c < utf8.RuneSelf {
-			out = append(out, T(c))
+			w[k] = T(c)
+			k++
 			i++
 			continue
 		}
@@ -456,13 +461,18 @@ func appendShort[T uint16 | rune](dst []T, src []byte, put func([]T, rune) []T) 
 		if n == 1 {
 			return dst, false
 		}
-		out = put(out, r)
+		if unsafe.Sizeof(T(0)) == 2 && r > 0xFFFF {
+			r -= 0x10000
+			w[k], w[k+1] = T(0xD800+r>>10), T(0xDC00+r&0x3FF)
+			k += 2
+		} else {
+			w[k] = T(r)
+			k++
+		}
 		i += n
 	}
-	return out, true
+	return out[:len(out)+k], true
 }
-
-func appendRune(dst []rune, r rune) []rune { return append(dst, r) }
 
 // appendFromShort appends to dst the UTF-8 of src, UTF-16 code units
 // (pairs true) or UTF-32 ones, where they hold no surrogate but UTF-16's
