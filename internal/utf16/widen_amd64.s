@@ -71,7 +71,11 @@
 // a continuation byte, the low surrogate of the character that it is
 // the second byte of, DC00 | t&3FF. It uses Y9 and Y12..Y15 and
 // clobbers w, w2 and Y7.
-#define ASCII_FOUR_UNITS(w, w2, out) \
+#define ASCII_FOUR_UNITS(w, w2, out) FOUR_UNITS(w, w2, out, NO_PLANE)
+
+// FOUR_UNITS is ASCII_FOUR_UNITS that hands check the high surrogates it
+// makes, in the lanes of leads (b0 > BF) where Y7 is set.
+#define FOUR_UNITS(w, w2, out, check) \
 	THREE_UNITS(w, w2, out) \
 	VPSRLW    $4, out, w2 \
 	VPADDW    wordD7C0<>(SB), w2, w2 \
@@ -79,9 +83,12 @@
 	VPOR      wordDC00<>(SB), out, out \
 	VPAND     Y9, w, w \
 	VPCMPGTW  Y12, w, Y7 \
+	check(w2) \
 	VPBLENDVB Y7, w2, out, out \
 	VPCMPGTW  word7F<>(SB), w, Y7 \
 	VPBLENDVB Y7, out, w, out
+
+#define NO_PLANE(h)
 
 // BMP_UNITS is WIDEN_UNITS with Y4 for t.
 #define BMP_UNITS(w, w2, out) WIDEN_UNITS(w, w2, Y4, out)
@@ -109,6 +116,16 @@
 	PACK4(R14, Y0, X0, Y1, X1, 0, 2) \
 	ADDQ       $32, R11 \
 	JMP        next
+
+// WIDEN_ASCII widens the block of ASCII at ns, a byte a unit, and moves
+// ns and nd past it.
+#define WIDEN_ASCII \
+	VPMOVZXBW (SI)(R11*1), Y1    \
+	VPMOVZXBW 16(SI)(R11*1), Y2  \
+	VMOVDQU   Y1, (DI)(BX*1)     \
+	VMOVDQU   Y2, 32(DI)(BX*1)   \
+	ADDQ      $32, R11           \
+	ADDQ      $64, BX
 
 // NEXT_BLOCK loads the next block into Y0, where one fits, for the tests
 // of a kind: it ends the run where none does and goes to widen2ascii for a
@@ -254,12 +271,7 @@ widen2loop:
 
 widen2ascii:
 	// ASCII: each byte is a unit.
-	VPMOVZXBW (SI)(R11*1), Y1
-	VPMOVZXBW 16(SI)(R11*1), Y2
-	VMOVDQU   Y1, (DI)(BX*1)
-	VMOVDQU   Y2, 32(DI)(BX*1)
-	ADDQ      $32, R11
-	ADDQ      $64, BX
+	WIDEN_ASCII
 	JMP       widen2loop
 
 widen2multi:
@@ -480,28 +492,17 @@ widen2done:
 	MOVQ R11, ns+56(FP)
 	RET
 
-// VALID_FOUR_UNITS is ASCII_FOUR_UNITS that also checks the high
-// surrogates it makes: in the lanes of leads (b0 > BF), the high
-// surrogate D7C0 + t>>4 XOR D800, which has none of the bits FC00 set
-// where the lead and the 2 bytes after it make a high surrogate, goes
-// into acc by accumulate (PLANE_FIRST or PLANE_NEXT). It also uses Y4.
-#define VALID_FOUR_UNITS(w, w2, out, accumulate) \
-	THREE_UNITS(w, w2, out) \
-	VPSRLW    $4, out, w2 \
-	VPADDW    wordD7C0<>(SB), w2, w2 \
-	VPAND     word3FF<>(SB), out, out \
-	VPOR      wordDC00<>(SB), out, out \
-	VPAND     Y9, w, w \
-	VPCMPGTW  Y12, w, Y7 \
-	VPXOR     wordD800<>(SB), w2, Y4 \
-	accumulate \
-	VPBLENDVB Y7, w2, out, out \
-	VPCMPGTW  word7F<>(SB), w, Y7 \
-	VPBLENDVB Y7, out, w, out
+// PLANE_FIRST and PLANE_NEXT, the checks of widenValidAVX2's FOUR_UNITS
+// for the first and the second half of a step, put into Y11 the high
+// surrogates h of the lanes of leads XOR D800, which have none of the
+// bits FC00 set where the lead and the 2 bytes after it make a high
+// surrogate. They use Y4.
+#define PLANE_FIRST(h) \
+	VPXOR wordD800<>(SB), h, Y4 \
+	VPAND Y7, Y4, Y11
 
-#define PLANE_FIRST VPAND Y7, Y4, Y11
-
-#define PLANE_NEXT \
+#define PLANE_NEXT(h) \
+	VPXOR wordD800<>(SB), h, Y4 \
 	VPAND Y7, Y4, Y4 \
 	VPOR  Y4, Y11, Y11
 
@@ -554,12 +555,7 @@ wv2loop:
 	// ASCII: valid where no character of the step before goes on into it.
 	TESTL     R12, R12
 	JNZ       wv2done
-	VPMOVZXBW (SI)(R11*1), Y1
-	VPMOVZXBW 16(SI)(R11*1), Y2
-	VMOVDQU   Y1, (DI)(BX*1)
-	VMOVDQU   Y2, 32(DI)(BX*1)
-	ADDQ      $32, R11
-	ADDQ      $64, BX
+	WIDEN_ASCII
 	JMP       wv2loop
 
 wv2multi:
@@ -586,8 +582,8 @@ wv2multi:
 	VMOVDQU   1(SI)(R11*1), Y1
 	VMOVDQU   2(SI)(R11*1), Y2
 	VPSRLW    $8, Y2, Y3
-	VALID_FOUR_UNITS(Y0, Y2, Y5, PLANE_FIRST)
-	VALID_FOUR_UNITS(Y1, Y3, Y6, PLANE_NEXT)
+	FOUR_UNITS(Y0, Y2, Y5, PLANE_FIRST)
+	FOUR_UNITS(Y1, Y3, Y6, PLANE_NEXT)
 	VPTEST    wordFC00<>(SB), Y11
 	JNZ       wv2done
 	SHRQ      $32, R13
