@@ -1,8 +1,8 @@
 package tablegen
 
-// widenAVX2Tables returns the constants of widenAVX2's blocks of ASCII
-// with 3-byte or with 4-byte characters, which UTF16AVX2 appends to its
-// own tables.
+// widenAVX2Tables returns the constants of widenAVX2's and
+// widenValidAVX2's blocks of ASCII with 3-byte or with 4-byte characters,
+// which UTF16AVX2 appends to its own tables.
 func widenAVX2Tables() []Table {
 	return []Table{
 		{Name: "byte20", Doc: "byte20 and byteCF are 20 and CF in all 32 bytes: b^20 is at most CF\n" +
@@ -13,5 +13,11 @@ func widenAVX2Tables() []Table {
 		{Name: "word7F", Doc: "word7F is 7F in all 16 words: b0 > word7F for the lanes where a\n" +
 			"character other than ASCII starts.",
 			Data: words(0x7F)},
+		{Name: "byteE0", Doc: "byteE0, byteED and byte9F are E0, ED and 9F in all 32 bytes: a lead\n" +
+			"E0 before a byte not above 9F as a signed byte (80..9F) starts an\n" +
+			"overlong form, a lead ED before one above it (A0..BF) a surrogate.",
+			Data: fill(0xE0, 32)},
+		{Name: "byteED", Data: fill(0xED, 32)},
+		{Name: "byte9F", Data: fill(0x9F, 32)},
 	}
 }

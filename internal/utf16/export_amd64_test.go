@@ -15,3 +15,7 @@ func widenValidStep() int {
 	}
 	return 0
 }
+
+// widenValidThrees reports whether WidenValid's kernel here takes steps
+// of ASCII and 3-byte characters as well as those of 4-byte ones.
+func widenValidThrees() bool { return impl == implAVX2 }

@@ -7,3 +7,7 @@ func hasAVX2() bool { return false }
 // widenValidStep returns the bytes a step of WidenValid's kernel takes
 // here, or 0 where none runs.
 func widenValidStep() int { return 0 }
+
+// widenValidThrees reports whether WidenValid's kernel here takes steps
+// of ASCII and 3-byte characters as well as those of 4-byte ones.
+func widenValidThrees() bool { return false }

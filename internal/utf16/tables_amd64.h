@@ -1752,3 +1752,22 @@ DATA word7F<>+0x08(SB)/8, $0x007f007f007f007f
 DATA word7F<>+0x10(SB)/8, $0x007f007f007f007f
 DATA word7F<>+0x18(SB)/8, $0x007f007f007f007f
 GLOBL word7F<>(SB), RODATA|NOPTR, $32
+
+// byteE0, byteED and byte9F are E0, ED and 9F in all 32 bytes: a lead
+// E0 before a byte not above 9F as a signed byte (80..9F) starts an
+// overlong form, a lead ED before one above it (A0..BF) a surrogate.
+DATA byteE0<>+0x00(SB)/8, $0xe0e0e0e0e0e0e0e0
+DATA byteE0<>+0x08(SB)/8, $0xe0e0e0e0e0e0e0e0
+DATA byteE0<>+0x10(SB)/8, $0xe0e0e0e0e0e0e0e0
+DATA byteE0<>+0x18(SB)/8, $0xe0e0e0e0e0e0e0e0
+GLOBL byteE0<>(SB), RODATA|NOPTR, $32
+DATA byteED<>+0x00(SB)/8, $0xedededededededed
+DATA byteED<>+0x08(SB)/8, $0xedededededededed
+DATA byteED<>+0x10(SB)/8, $0xedededededededed
+DATA byteED<>+0x18(SB)/8, $0xedededededededed
+GLOBL byteED<>(SB), RODATA|NOPTR, $32
+DATA byte9F<>+0x00(SB)/8, $0x9f9f9f9f9f9f9f9f
+DATA byte9F<>+0x08(SB)/8, $0x9f9f9f9f9f9f9f9f
+DATA byte9F<>+0x10(SB)/8, $0x9f9f9f9f9f9f9f9f
+DATA byte9F<>+0x18(SB)/8, $0x9f9f9f9f9f9f9f9f
+GLOBL byte9F<>(SB), RODATA|NOPTR, $32

@@ -48,9 +48,10 @@ func Widen(dst, src []byte) (nd, ns int) {
 // WidenValid is Widen for src that may hold any bytes: it converts a
 // prefix of src that is valid UTF-8 of ASCII and 4-byte characters (text
 // such as emoji, where a separate validation costs a third of the
-// widening), a step at a time (64 bytes with AVX-512, 32 with AVX2), and
-// stops at the first step that holds an ill-formed sequence or a
-// character of 2 or 3 bytes, or that 4 more bytes in src and two steps'
+// widening), and with AVX2 also of ASCII and 3-byte ones, a step at a
+// time (64 bytes with AVX-512, 32 with AVX2), and stops at the first step
+// that holds an ill-formed sequence, a character of another size or, with
+// AVX2, leads of both sizes, or that 4 more bytes in src and two steps'
 // room in dst do not follow. src[:ns] is valid UTF-8 and ends after a
 // whole character. Where no such kernel runs (all but amd64 with AVX2),
 // it returns 0, 0.

@@ -2,6 +2,7 @@ package utf16
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -12,8 +13,9 @@ import (
 // dst, under the implementation in use, whose kernel takes steps of step
 // bytes (0 for none): src[:ns] is valid UTF-8 that it widens as the
 // reference does; it goes on through the steps in the prefix of src that
-// is text of ASCII and 4-byte characters, and no further, as far as src
-// and dst leave room for a step.
+// is text of ASCII and 4-byte characters (and on AVX2, of ASCII and 3-byte
+// characters), and no further, as far as src and dst leave room for a
+// step.
 func checkWidenValid(t *testing.T, src []byte, room int, step int) {
 	t.Helper()
 	dst := make([]byte, room)
@@ -34,28 +36,42 @@ func checkWidenValid(t *testing.T, src []byte, room int, step int) {
 		}
 		return
 	}
-	// q: the prefix of ASCII and 4-byte characters.
-	q := prefixOf(src, 4)
+	// q: the prefix of the characters the kernel takes, ASCII and 4-byte
+	// characters, and on AVX2 3-byte ones too.
+	q, kinds := prefixOf(src, 4), "ASCII and 4-byte characters"
+	if widenValidThrees() {
+		q, kinds = prefixOf(src, 3, 4), "ASCII and 3- and 4-byte characters"
+	}
 	if ns > q {
-		t.Fatalf("WidenValid(% X) took %d bytes, past the %d of ASCII and 4-byte characters", src, ns, q)
+		t.Fatalf("WidenValid(% X) took %d bytes, past the %d of %s", src, ns, q, kinds)
 	}
 	// Every step whose bytes and the 3 after them lie in q, with 4 bytes
 	// after it in src and room for two steps' units in dst, is taken, but
 	// for a 4-byte character that starts in the last byte of the last
-	// one.
-	steps := min(max(q-3, 0)/step, max(len(src)-4, 0)/step, max(room-step, 0)/(2*step))
+	// one, unless it has leads of 3 and of 4 bytes, or leads of 3 bytes
+	// after a 4-byte lead in the last byte of the step before.
+	steps := 0
+	for end := step; end+3 <= q && end+4 <= len(src) && room-step >= 2*end; end += step {
+		b := src[end-step : end]
+		three := slices.ContainsFunc(b, func(c byte) bool { return c >= 0xE0 && c < 0xF0 })
+		four := slices.ContainsFunc(b, func(c byte) bool { return c >= 0xF0 })
+		if three && (four || end > step && src[end-step-1] >= 0xF0) {
+			break
+		}
+		steps++
+	}
 	if ns < step*steps-1 {
 		t.Fatalf("WidenValid(% X), room %d: stopped at %d; want at least %d", src, room, ns, step*steps-1)
 	}
 }
 
 // prefixOf returns the length of the prefix of src that is valid text of
-// ASCII and characters of n bytes.
-func prefixOf(src []byte, n int) int {
+// ASCII and characters of the sizes n.
+func prefixOf(src []byte, n ...int) int {
 	q := 0
 	for q < len(src) {
 		r, size := utf8.DecodeRune(src[q:])
-		if r == utf8.RuneError && size == 1 || size != 1 && size != n {
+		if r == utf8.RuneError && size == 1 || size != 1 && !slices.Contains(n, size) {
 			break
 		}
 		q += size
@@ -88,16 +104,31 @@ func TestWidenValid(t *testing.T) {
 					}
 				}
 			}
-			// A 4-byte character at each of the last bytes of a step and
-			// the first of the next, then what ends the run there: the
-			// end of src, an ill-formed byte, a character of 2 bytes.
-			for pad := 56; pad <= 68; pad++ {
-				for _, tail := range []string{"", "\xFF", "é", "\x80", "\U0001F600"} {
-					for k := 0; k <= 72; k++ {
-						src := []byte(strings.Repeat("a", pad) + "\U0001F4A9" + strings.Repeat("b", k) + tail + strings.Repeat("c", 3))
-						checkWidenValid(t, src, 4*len(src), kernel)
+			// A 3- or 4-byte character at each of the last bytes of a
+			// step and the first of the next, then what ends the run
+			// there: the end of src, an ill-formed byte, a character of
+			// 2 bytes, one of the other kind.
+			for _, c := range []string{"\U0001F4A9", "한", "\u0800", "\uD7FF", "\uE000", "\uFFFF"} {
+				for pad := 56; pad <= 68; pad++ {
+					for _, tail := range []string{"", "\xFF", "é", "\x80", "\x80\x80", "\U0001F600", "中"} {
+						for k := 0; k <= 72; k++ {
+							src := []byte(strings.Repeat("a", pad) + c + strings.Repeat("b", k) + tail + strings.Repeat("c", 3))
+							checkWidenValid(t, src, 4*len(src), kernel)
+						}
 					}
 				}
+			}
+			// Steps of 3-byte and of 4-byte characters in turn, and of
+			// 3-byte ones only, with the characters of one kind going on
+			// into a step of the other at each offset.
+			for shift := 0; shift < 40; shift++ {
+				src := []byte(strings.Repeat("a", shift))
+				for range 4 {
+					src = append(src, strings.Repeat("中文日本語漢字", 6)...)
+					src = append(src, strings.Repeat("한국어 텍스트 中文 \uFFFF\uE000 ", 3)...)
+					src = append(src, strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437\U0001F600\U0010FFFF.\U00010000", 3)...)
+				}
+				checkWidenValid(t, src, 4*len(src), kernel)
 			}
 			// Text of ASCII and 3-byte characters, where the kernel stops
 			// at once, with the ill-formed forms of 3-byte sequences and

@@ -146,8 +146,8 @@
 // WIDEN_THREE converts a block whose characters are all 3 bytes long and
 // start in the lanes of one of 3 masks. Their units are packed by the
 // entries k0..k3 of widenPack and stored at nd, nd+o1, nd+o2 and nd+o3,
-// n bytes in all.
-#define WIDEN_THREE(k0, k1, k2, k3, o1, o2, o3, n) \
+// n bytes in all. Then on with the next block, at next.
+#define WIDEN_THREE(k0, k1, k2, k3, o1, o2, o3, n, next) \
 	VMOVDQU      1(SI)(R11*1), Y1 \
 	VMOVDQU      2(SI)(R11*1), Y2 \
 	VPSRLW       $8, Y2, Y3 \
@@ -167,7 +167,7 @@
 	VMOVDQU      X1, o3(DI)(BX*1) \
 	ADDQ         $32, R11 \
 	ADDQ         $n, BX \
-	JMP          widen2threenext
+	JMP          next
 
 // PACK stores the lanes of x that the byte key selects at dst+nd, packed
 // by the table at tab, and adds base and their count times scale to nd.
@@ -400,15 +400,15 @@ widen2twonext:
 
 widen2three0:
 	// Lanes 0, 3, ... 30: 3, 3, 2 and 3 in the groups of 8.
-	WIDEN_THREE(0x490, 0x920, 0x240, 0x490, 6, 12, 16, 22)
+	WIDEN_THREE(0x490, 0x920, 0x240, 0x490, 6, 12, 16, 22, widen2threenext)
 
 widen2three1:
 	// Lanes 1, 4, ... 31: 3, 2, 3 and 3.
-	WIDEN_THREE(0x920, 0x240, 0x490, 0x920, 6, 10, 16, 22)
+	WIDEN_THREE(0x920, 0x240, 0x490, 0x920, 6, 10, 16, 22, widen2threenext)
 
 widen2three2:
 	// Lanes 2, 5, ... 29: 2, 3, 3 and 2.
-	WIDEN_THREE(0x240, 0x490, 0x920, 0x240, 4, 10, 16, 20)
+	WIDEN_THREE(0x240, 0x490, 0x920, 0x240, 4, 10, 16, 20, widen2threenext)
 
 widen2four:
 	// As widen2bmp, and for a 4-byte lead, the high surrogate in its
@@ -508,19 +508,21 @@ widen2done:
 
 // func widenValidAVX2(dst, src []byte) (nd, ns int)
 //
-// widenValidAVX2 is widenAVX2 for text of ASCII and 4-byte characters
-// that it also validates: 32 bytes a step, while 4 bytes more follow the
-// step in src and dst has room for 64. A step of ASCII is valid where no
-// character of the step before goes on into it. Another is valid where it
-// holds no byte C0..EF; where its continuation bytes (80..BF) are the
-// three after each of its leads (F0..FF) and those that end a character
-// of the step before (R12), and no others; and where each lead with the
-// 2 bytes after it makes a high surrogate (D800..DBFF), which rules out
+// widenValidAVX2 is widenAVX2 for text of ASCII with 3-byte or with
+// 4-byte characters that it also validates: 32 bytes a step, while 4
+// bytes more follow the step in src and dst has room for 64. A step of
+// ASCII is valid where no character of the step before goes on into it.
+// Another is valid where its leads are all E0..EF or all F0..FF, and
+// where its continuation bytes (80..BF) are the two or three after each
+// of its leads and those that end a character of the step before (R12),
+// and no others. A lead E0..EF is valid unless it starts an overlong form
+// (E0 80..9F) or a surrogate (ED A0..BF); one F0..FF where it makes with
+// the 2 bytes after it a high surrogate (D800..DBFF), which rules out
 // F5..FF, the overlong forms and those above U+10FFFF. It stops at a step
-// that is not valid or that holds a lead of 2 or 3 bytes; the bytes
-// after the last step that end its last character are checked there, and
-// that character taken back if they are not continuation bytes, as is
-// the high surrogate of one that starts in the step's last byte.
+// that is not valid or that holds a lead of 2 bytes; the bytes after the
+// last step that end its last character are checked there, and that
+// character taken back if they are not continuation bytes, as is the
+// high surrogate of one that starts in the step's last byte.
 // Requires: AVX, AVX2, POPCNT
 TEXT ·widenValidAVX2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
@@ -530,7 +532,7 @@ TEXT ·widenValidAVX2(SB), NOSPLIT, $0-64
 	XORQ R11, R11 // ns
 	XORQ BX, BX   // nd
 	XORL R12, R12 // the bytes at the step's start that end a character of the step before
-	XORL R15, R15 // 1 where that character started in the last byte of the step before
+	XORL R15, R15 // 1 where a 4-byte character started in the last byte of the step before
 	// The last ns and nd at which a step fits.
 	SUBQ $36, R9
 	SUBQ $64, R8
@@ -552,6 +554,8 @@ wv2loop:
 	VPMOVMSKB Y0, CX
 	TESTL     CX, CX
 	JNZ       wv2multi
+
+wv2ascii:
 	// ASCII: valid where no character of the step before goes on into it.
 	TESTL     R12, R12
 	JNZ       wv2done
@@ -561,10 +565,12 @@ wv2loop:
 wv2multi:
 	VPCMPGTB  Y10, Y0, Y4
 	VPMOVMSKB Y4, AX  // no continuation byte: ASCII and C0..FF, as signed bytes above BF
+
+wv2kinds:
 	VPCMPGTB  Y8, Y0, Y3
 	VPMOVMSKB Y3, R10 // ASCII and F0..FF
 	CMPL      AX, R10
-	JNE       wv2done // a lead C0..EF
+	JNE       wv2three // a lead C0..EF
 	ANDL      CX, R10 // the leads, L
 	// The three bytes after each lead, up to 3 past the step: 14L, the
 	// sum of 2L, 4L and 8L, is their union where no two leads lie within
@@ -592,11 +598,90 @@ wv2multi:
 	SHRL      $31, R15
 	STORE_BLOCK(wv2loop)
 
+wv2three:
+	// ASCII and 3-byte characters, after no 4-byte lead in the last
+	// byte of the step before: no lead but E0..EF (b^20 at most CF), no
+	// overlong form or surrogate, and as for 4-byte characters, the 2
+	// bytes after each lead, 6L, and no other continuation bytes.
+	TESTL     R15, R15
+	JNZ       wv2done
+	VPXOR     byte20<>(SB), Y0, Y2
+	VPSUBUSB  byteCF<>(SB), Y2, Y2
+	VPTEST    Y2, Y2
+	JNZ       wv2done
+
+wv2threeok:
+	VMOVDQU   1(SI)(R11*1), Y1
+	VPCMPEQB  byteE0<>(SB), Y0, Y4
+	VPCMPEQB  byteED<>(SB), Y0, Y5
+	VPCMPGTB  byte9F<>(SB), Y1, Y6
+	VPBLENDVB Y6, Y5, Y4, Y4
+	VPTEST    Y4, Y4
+	JNZ       wv2done
+	MOVL      AX, R10
+	ANDL      CX, R10 // L
+	IMUL3Q    $6, R10, R13
+	ORQ       R12, R13
+	MOVL      AX, DX
+	NOTL      DX
+	CMPL      R13, DX
+	JNE       wv2done
+	SHRQ      $32, R13
+	MOVL      R13, R12
+	CMPL      CX, $-1
+	JEQ       wv2threes
+
+wv2asciithree:
+	VMOVDQU   2(SI)(R11*1), Y2
+	VPSRLW    $8, Y2, Y3
+	ASCII_THREE_UNITS(Y0, Y2, Y5)
+	ASCII_THREE_UNITS(Y1, Y3, Y6)
+	STORE_BLOCK(wv2threenext)
+
+wv2threenext:
+	// The step after one of 3-byte characters is tested for that kind
+	// first, and most often is one. (R15 is 0.)
+	CMPQ      R11, R9
+	JGT       wv2done
+	CMPQ      BX, R8
+	JGT       wv2done
+	VMOVDQU   (SI)(R11*1), Y0
+	VPMOVMSKB Y0, CX
+	TESTL     CX, CX
+	JZ        wv2ascii
+	VPCMPGTB  Y10, Y0, Y4
+	VPMOVMSKB Y4, AX
+	VPXOR     byte20<>(SB), Y0, Y2
+	VPSUBUSB  byteCF<>(SB), Y2, Y2
+	VPTEST    Y2, Y2
+	JZ        wv2threeok
+	JMP       wv2kinds
+
+wv2threes:
+	// 3-byte characters only, as widenAVX2 takes them.
+	CMPL      AX, $0x49249249
+	JEQ       wv2three0
+	CMPL      AX, $-0x6DB6DB6E // 0x92492492
+	JEQ       wv2three1
+	CMPL      AX, $0x24924924
+	JEQ       wv2three2
+	JMP       wv2asciithree
+
+wv2three0:
+	WIDEN_THREE(0x490, 0x920, 0x240, 0x490, 6, 12, 16, 22, wv2threenext)
+
+wv2three1:
+	WIDEN_THREE(0x920, 0x240, 0x490, 0x920, 6, 10, 16, 22, wv2threenext)
+
+wv2three2:
+	WIDEN_THREE(0x240, 0x490, 0x920, 0x240, 4, 10, 16, 20, wv2threenext)
+
 wv2done:
 	// The character of the last step that ends at the bytes of R12: if
-	// it started in the step's last byte, only its high surrogate is
-	// written, which is taken back; otherwise both its units are, and
-	// it is taken back unless those 1 or 2 bytes are continuation bytes.
+	// it has 4 bytes and started in the step's last byte, only its high
+	// surrogate is written, which is taken back; otherwise all its units
+	// are, and it is taken back unless those 1 or 2 bytes are
+	// continuation bytes.
 	TESTL   R15, R15
 	JNZ     wv2high
 	TESTL   R12, R12
@@ -607,15 +692,23 @@ wv2done:
 	CMPL    R12, $1
 	JNE     2(PC)
 	MOVBLZX CX, CX
-	POPCNTL R12, DX
 	TESTL   CX, CX
 	JNZ     wv2back
+	POPCNTL R12, DX
 	ADDQ    DX, R11
 	JMP     wv2ret
 
 wv2back:
-	LEAQ    -4(R11)(DX*1), R11
-	SUBQ    $4, BX
+	// Back to the character's lead, and its 2 or 4 bytes of units.
+	DECQ    R11
+	MOVBLZX (SI)(R11*1), CX
+	ANDL    $0xC0, CX
+	CMPL    CX, $0x80
+	JEQ     wv2back
+	SUBQ    $2, BX
+	CMPB    (SI)(R11*1), $0xF0
+	JB      wv2ret
+	SUBQ    $2, BX
 	JMP     wv2ret
 
 wv2high:
