@@ -288,9 +288,8 @@ func (e *encoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err er
 		}
 		chunk := src[nSrc:min(len(src), nSrc+spanChunk)]
 		if t.c.plain && e.to.width() == 2 && len(chunk) >= widenValidMin {
-			// Text of ASCII and 4-byte characters (and on AVX2, 3-byte
-			// ones), validated as it is widened, where a kernel does
-			// that.
+			// Text validated as it is widened, where a kernel does
+			// that for text of its kind.
 			if nd, ns := utf16k.WidenValid(dst[nDst:], chunk); ns > 0 {
 				if e.to.big() {
 					utf16k.Swap(dst[nDst:nDst+nd], dst[nDst:nDst+nd])

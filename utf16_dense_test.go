@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/transform"
+
+	utf16k "github.com/utf8stream/utf8stream/internal/utf16"
 )
 
 // denseWide returns n units in form f, each made by unit from its index,
@@ -250,16 +252,19 @@ func firstDiff(a, b []byte) int {
 }
 
 // TestWideEncodeValidating checks the UTF-16 encoders on text of ASCII
-// and 4-byte characters, and of ASCII and 3-byte ones (which the kernels
-// of WidenValid validate as they widen them), with an ill-formed sequence
-// or another character put in at every offset of its first steps: every
+// and 4-byte characters, of ASCII and 3-byte ones and of ASCII and 2-byte
+// ones (which the kernels of WidenValid validate as they widen them, on
+// AVX-512 here on input of any length), with an ill-formed sequence or
+// another character put in at every offset of its first steps: every
 // policy, both byte orders, in one call and in pieces, against the code
 // points of the Transformer's output.
 func TestWideEncodeValidating(t *testing.T) {
-	texts := []string{strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437\U0001F600\U0010FFFF.\U00010000 ", 9),
-		strings.Repeat("한국어 텍스트 中文 \uFFFF\uE000 ", 9)}
+	defer utf16k.SetWidenValidBMP(0)()
+	// (The encoder tries WidenValid on 512 bytes and more.)
+	texts := []string{strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437\U0001F600\U0010FFFF.\U00010000 ", 20),
+		strings.Repeat("한국어 텍스트 中文 \uFFFF\uE000 ", 20), strings.Repeat("Привет, мир! Ünïcödé ߿\u0080 ش", 20)}
 	inserts := []string{"\x80", "\xC0\x80", "\xE0\x80", "\xE0\x9F\xBF", "\xED\xA0\x80", "\xF0\x8F\xBF\xBF", "\xF4\x90\x80\x80",
-		"\xF5\x80\x80\x80", "\xFF", "\xF0\x9F\x98", "\xE3\x81", "é", "日", "\U0001F600", "\xEE\x80\x80"}
+		"\xF5\x80\x80\x80", "\xFF", "\xF0\x9F\x98", "\xE3\x81", "é", "日", "\U0001F600", "\xEE\x80\x80", "\xC1\xBF", "\xC2"}
 	limit := 200
 	if testing.Short() {
 		limit = 70

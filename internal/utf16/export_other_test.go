@@ -8,6 +8,16 @@ func hasAVX2() bool { return false }
 // here, or 0 where none runs.
 func widenValidStep() int { return 0 }
 
-// widenValidThrees reports whether WidenValid's kernel here takes steps
-// of ASCII and 3-byte characters as well as those of 4-byte ones.
-func widenValidThrees() bool { return false }
+// widenValidSizes returns the sizes of the characters other than ASCII
+// that WidenValid's kernel here takes: none.
+func widenValidSizes(n int) []int { return nil }
+
+// widenValidTakes reports whether WidenValid's kernel here takes a step:
+// there is none.
+func widenValidTakes(b []byte, after4 bool, n int) bool { return false }
+
+// widenValidBMPs and setWidenValidBMP are those of amd64, for which
+// nothing here changes.
+func widenValidBMPs() []int { return []int{0} }
+
+func setWidenValidBMP(n int) func() { return SetWidenValidBMP(n) }

@@ -111,15 +111,17 @@ func TestRoomPageEnd(t *testing.T) {
 
 // TestWidenValidPageEnd checks that WidenValid reads nothing past src and
 // writes nothing past dst, each placed where a page ends before a
-// PROT_NONE one, on text of ASCII with 4-byte and with 3-byte characters
-// of every length up to a few steps, valid and with an ill-formed byte at
-// its end, under every implementation.
+// PROT_NONE one, on text of ASCII with 4-byte, with 3-byte and with
+// 2-byte characters of every length up to a few steps, valid and with an
+// ill-formed byte at its end, under every implementation (and every step
+// of the AVX-512 kernel on any length).
 func TestWidenValidPageEnd(t *testing.T) {
 	sbuf := pagetest.Guarded(t, 1)
 	dbuf := pagetest.Guarded(t, 2)
+	defer setWidenValidBMP(0)()
 	for _, name := range ImplNames() {
 		defer SetImpl(name)()
-		for _, text := range []string{strings.Repeat("\U0001F600a\U0010FFFF \U00010000", 22), strings.Repeat("한국어 中文 ", 30)} {
+		for _, text := range []string{strings.Repeat("\U0001F600a\U0010FFFF \U00010000", 22), strings.Repeat("한국어 中文 ", 30), strings.Repeat("Привет, мир! é ", 18)} {
 			for n := 0; n <= 300; n++ {
 				for _, bad := range []string{"", "\xFF", "\x80"} {
 					src := []byte(text[len(text)-n:] + bad)

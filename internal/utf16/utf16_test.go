@@ -217,7 +217,11 @@ func FuzzWiden(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte, room uint8) {
 		// WidenValid on the bytes as they are, repeated to a few steps.
 		long := bytes.Repeat(in, 1+300/(len(in)+1))
-		checkWidenValid(t, long, 4*int(room)+Room, widenValidStep())
+		for _, bmp := range widenValidBMPs() {
+			restore := setWidenValidBMP(bmp)
+			checkWidenValid(t, long, 4*int(room)+Room, widenValidStep())
+			restore()
+		}
 		src := []byte(strings.ToValidUTF8(string(in), "\uFFFD"))
 		for _, im := range impls {
 			if !im.Supported() {

@@ -13,9 +13,8 @@ import (
 // dst, under the implementation in use, whose kernel takes steps of step
 // bytes (0 for none): src[:ns] is valid UTF-8 that it widens as the
 // reference does; it goes on through the steps in the prefix of src that
-// is text of ASCII and 4-byte characters (and on AVX2, of ASCII and 3-byte
-// characters), and no further, as far as src and dst leave room for a
-// step.
+// is text of the kinds the kernel takes, and no further, as far as src
+// and dst leave room for a step.
 func checkWidenValid(t *testing.T, src []byte, room int, step int) {
 	t.Helper()
 	dst := make([]byte, room)
@@ -36,26 +35,19 @@ func checkWidenValid(t *testing.T, src []byte, room int, step int) {
 		}
 		return
 	}
-	// q: the prefix of the characters the kernel takes, ASCII and 4-byte
-	// characters, and on AVX2 3-byte ones too.
-	q, kinds := prefixOf(src, 4), "ASCII and 4-byte characters"
-	if widenValidThrees() {
-		q, kinds = prefixOf(src, 3, 4), "ASCII and 3- and 4-byte characters"
-	}
+	// q: the prefix of the characters the kernel takes.
+	sizes := widenValidSizes(len(src))
+	q := prefixOf(src, sizes...)
 	if ns > q {
-		t.Fatalf("WidenValid(% X) took %d bytes, past the %d of %s", src, ns, q, kinds)
+		t.Fatalf("WidenValid(% X) took %d bytes, past the %d of ASCII and characters of %v bytes", src, ns, q, sizes)
 	}
 	// Every step whose bytes and the 3 after them lie in q, with 4 bytes
-	// after it in src and room for two steps' units in dst, is taken, but
-	// for a 4-byte character that starts in the last byte of the last
-	// one, unless it has leads of 3 and of 4 bytes, or leads of 3 bytes
-	// after a 4-byte lead in the last byte of the step before.
+	// after it in src and room for two steps' units in dst, is taken if
+	// its kinds of characters are, but for a 4-byte character that
+	// starts in the last byte of the last one.
 	steps := 0
 	for end := step; end+3 <= q && end+4 <= len(src) && room-step >= 2*end; end += step {
-		b := src[end-step : end]
-		three := slices.ContainsFunc(b, func(c byte) bool { return c >= 0xE0 && c < 0xF0 })
-		four := slices.ContainsFunc(b, func(c byte) bool { return c >= 0xF0 })
-		if three && (four || end > step && src[end-step-1] >= 0xF0) {
+		if !widenValidTakes(src[end-step:end], end > step && src[end-step-1] >= 0xF0, len(src)) {
 			break
 		}
 		steps++
@@ -84,6 +76,14 @@ func prefixOf(src []byte, n ...int) int {
 // bytes, put in at every offset of the first three steps, and at the
 // start and the end of src, with rooms around the step's.
 func TestWidenValid(t *testing.T) {
+	for _, bmp := range widenValidBMPs() {
+		defer setWidenValidBMP(bmp)()
+		testWidenValid(t)
+	}
+}
+
+// testWidenValid is TestWidenValid with the widenValidBMP in use.
+func testWidenValid(t *testing.T) {
 	for _, name := range ImplNames() {
 		func() {
 			defer SetImpl(name)()
@@ -108,7 +108,7 @@ func TestWidenValid(t *testing.T) {
 			// step and the first of the next, then what ends the run
 			// there: the end of src, an ill-formed byte, a character of
 			// 2 bytes, one of the other kind.
-			for _, c := range []string{"\U0001F4A9", "한", "\u0800", "\uD7FF", "\uE000", "\uFFFF"} {
+			for _, c := range []string{"\U0001F4A9", "한", "\u0800", "\uD7FF", "\uE000", "\uFFFF", "é", "\u0080", "\u07FF"} {
 				for pad := 56; pad <= 68; pad++ {
 					for _, tail := range []string{"", "\xFF", "é", "\x80", "\x80\x80", "\U0001F600", "中"} {
 						for k := 0; k <= 72; k++ {
@@ -118,28 +118,32 @@ func TestWidenValid(t *testing.T) {
 					}
 				}
 			}
-			// Steps of 3-byte and of 4-byte characters in turn, and of
-			// 3-byte ones only, with the characters of one kind going on
-			// into a step of the other at each offset.
+			// Steps of 3-byte characters only, of ASCII and 3-byte, of
+			// ASCII and 4-byte and of ASCII and 2-byte characters in
+			// turn, with the characters of one kind going on into a step
+			// of the other at each offset.
 			for shift := 0; shift < 40; shift++ {
 				src := []byte(strings.Repeat("a", shift))
 				for range 4 {
 					src = append(src, strings.Repeat("中文日本語漢字", 6)...)
 					src = append(src, strings.Repeat("한국어 텍스트 中文 \uFFFF\uE000 ", 3)...)
 					src = append(src, strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437\U0001F600\U0010FFFF.\U00010000", 3)...)
+					src = append(src, strings.Repeat("Привет, мир! ", 6)...)
 				}
 				checkWidenValid(t, src, 4*len(src), kernel)
 			}
-			// Text of ASCII and 3-byte characters, where the kernel stops
-			// at once, with the ill-formed forms of 3-byte sequences and
-			// the others.
-			text3 := strings.Repeat("한국어 텍스트 中文 \uFFFF\uE000 ", 8)
+			// Text of ASCII and 3-byte characters, and of ASCII and 2-
+			// and 3-byte ones, with the ill-formed forms of 2- and 3-byte
+			// sequences and the others.
 			bad3 := []string{"\xE0\x80\x80", "\xE0\x9F\xBF", "\xED\xA0\x80", "\xED\xBF\xBF", "\xE3\x81",
-				"\xE3", "\x80", "\xC0\x80", "é", "\U0001F600", "\xF4\x90\x80\x80", "\xFF", "\xEF\xBF\xBF"}
-			for at := 0; at < step; at++ {
-				for _, b := range bad3 {
-					src := []byte(text3[:at] + b + text3[at:])
-					checkWidenValid(t, src, 3*len(src), kernel)
+				"\xE3", "\x80", "\xC0\x80", "\xC1\xBF", "\xC2", "\xDF", "é", "\U0001F600", "\xF4\x90\x80\x80",
+				"\xFF", "\xEF\xBF\xBF", "\xE0\xA0\x80", "\xED\x9F\xBF"}
+			for _, text := range []string{strings.Repeat("한국어 텍스트 中文 \uFFFF\uE000 ", 8), strings.Repeat("Привет, мир! Ünïcödé ߿\u0080 ش", 8)} {
+				for at := 0; at < step; at++ {
+					for _, b := range bad3 {
+						src := []byte(text[:at] + b + text[at:])
+						checkWidenValid(t, src, 3*len(src), kernel)
+					}
 				}
 			}
 			for _, room := range []int{0, 64, 191, 192, 193, 255, 256, 257} {

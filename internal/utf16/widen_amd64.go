@@ -88,10 +88,27 @@ func widenAVX2(dst, src []byte) (nd, ns int)
 //go:noescape
 func widenAVX512(dst, src []byte) (nd, ns int)
 
-// widenValidAVX512 is WidenValid.
+// widenValidAVX512 is WidenValid, which takes steps of characters of 1
+// to 3 bytes where bmp is set.
 //
 //go:noescape
-func widenValidAVX512(dst, src []byte) (nd, ns int)
+func widenValidAVX512(dst, src []byte, bmp bool) (nd, ns int)
+
+// widenValidBMP is the least src on which WidenValid's AVX-512 kernel
+// takes steps of characters of 1 to 3 bytes: on shorter input the span
+// and the widening of the bytes it leaves at the end cost more than the
+// validation it saves, which a separate pass does at about twice the
+// speed of the widening.
+var widenValidBMP = 2048
+
+// SetWidenValidBMP sets the least src on which WidenValid takes steps of
+// characters of 1 to 3 bytes on AVX-512 to n, so that tests can reach
+// them on short input, and returns a function that restores it.
+func SetWidenValidBMP(n int) (restore func()) {
+	old := widenValidBMP
+	widenValidBMP = n
+	return func() { widenValidBMP = old }
+}
 
 // widenValidAVX2 is WidenValid, 32 bytes a step.
 //
@@ -101,7 +118,7 @@ func widenValidAVX2(dst, src []byte) (nd, ns int)
 func widenValid(dst, src []byte) (int, int) {
 	switch impl {
 	case implAVX512:
-		return widenValidAVX512(dst, src)
+		return widenValidAVX512(dst, src, len(src) >= widenValidBMP)
 	case implAVX2:
 		return widenValidAVX2(dst, src)
 	}

@@ -991,21 +991,23 @@ widen5done:
 	MOVQ AX, ns+56(FP)
 	RET
 
-// func widenValidAVX512(dst, src []byte) (nd, ns int)
+// func widenValidAVX512(dst, src []byte, bmp bool) (nd, ns int)
 //
-// widenValidAVX512 is widenAVX512 for text of ASCII and 4-byte characters
-// that it also validates: 64 bytes a step, while 4 bytes more follow the
-// step in src and dst has room for 128. A step of ASCII is valid; a step
-// whose leads are F0..FF is valid where every continuation byte, and no
-// other, is one of the three after a lead in the step or ends a character
-// of the step before (R12), where the bytes after the step that end its
-// own characters are continuation bytes, and where each lead and the byte
-// after it make a plane of 1 to 16 (FOURPLANE5: that also rules out
-// F5..FF). It stops at a step that is not valid or that holds a lead of 2
-// or 3 bytes, past the bytes at the step's start that end a character of
-// the step before.
+// widenValidAVX512 is widenAVX512 for text that it also validates: 64
+// bytes a step, while 4 bytes more follow the step in src and dst has
+// room for 128. A step of ASCII is valid; a step whose leads are F0..FF
+// is valid where every continuation byte, and no other, is one of the
+// three after a lead in the step or ends a character of the step before
+// (R12), where the bytes after the step that end its own characters are
+// continuation bytes, and where each lead and the byte after it make a
+// plane of 1 to 16 (FOURPLANE5: that also rules out F5..FF). Where bmp
+// is set, a step of characters of 1 to 3 bytes is checked in the same way
+// (wvbmp); otherwise it is not taken. It stops
+// at a step that is not valid or that holds leads of 4 bytes and of
+// fewer, past the bytes at the step's start that end a character of the
+// step before.
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, BMI2, POPCNT
-TEXT ·widenValidAVX512(SB), NOSPLIT, $0-64
+TEXT ·widenValidAVX512(SB), NOSPLIT, $0-72
 	MOVQ dst_base+0(FP), DI
 	MOVQ dst_len+8(FP), R8
 	MOVQ src_base+24(FP), SI
@@ -1014,17 +1016,28 @@ TEXT ·widenValidAVX512(SB), NOSPLIT, $0-64
 	XORQ BX, BX   // nd
 	XORL R12, R12 // the bytes at the step's start that end a character of the step before
 	MOVL $64, R10 // the step, for PACK5
+	// The last ns and nd at which a step fits.
+	SUBQ $68, R9
+	SUBQ $128, R8
 	CONSTS5
 	MOVL $0x40, CX
 	VPBROADCASTB CX, Z21
+	MOVL $0xE0, CX
+	VPBROADCASTB CX, Z14
+	MOVL $0x0F, CX
+	VPBROADCASTB CX, Z17
+	MOVL $0xC2, CX
+	VPBROADCASTB CX, Z22
+	MOVL $0xA0, CX
+	VPBROADCASTB CX, Z23
+	MOVL $0xED, CX
+	VPBROADCASTB CX, Z24
 
 wvloop:
-	LEAQ      68(AX), CX
-	CMPQ      CX, R9
-	JA        wvdone
-	LEAQ      128(BX), CX
-	CMPQ      CX, R8
-	JA        wvdone
+	CMPQ      AX, R9
+	JGT       wvdone
+	CMPQ      BX, R8
+	JGT       wvdone
 	VMOVDQU64 (SI)(AX*1), Z0 // b0
 	VPMOVB2M  Z0, K1
 	KORTESTQ  K1, K1
@@ -1034,7 +1047,7 @@ wvloop:
 	VPCMPUB   $5, Z13, Z0, K2 // b0 >= C0: a lead
 	VPCMPUB   $5, Z15, Z0, K5 // b0 >= F0
 	KTESTQ    K2, K5
-	JCC       wvdone          // a lead below F0
+	JCC       wvbmp           // a lead below F0
 	VPCMPB    $5, Z13, Z0, K4 // not 80..BF, which are below C0 as signed bytes: a character starts
 	KMOVQ     K5, R14
 	KMOVQ     K4, R11
@@ -1094,9 +1107,55 @@ wvloop:
 	ADDQ      $64, AX
 	JMP       wvloop
 
+wvbmp:
+	// Characters of 1 to 3 bytes, after no 4-byte lead in the last byte
+	// of the step before: no lead F0..FF, C0 or C1 (below C2), no E0
+	// before 80..9F (an overlong form) or ED before A0..BF (a
+	// surrogate); and the continuation bytes the one after each lead,
+	// the one more after each lead E0..EF, and those of R12. The units
+	// kept are those of the starts, which the bytes after the step do
+	// not change: the next step checks those that end its characters,
+	// or wvdone.
+	CMPB      bmp+48(FP), $0
+	JEQ       wvdone
+	CMPQ      R12, $7
+	JEQ       wvdone
+	VPCMPUB   $5, Z14, Z0, K3     // b0 >= E0
+	VPCMPB    $5, Z13, Z0, K4     // a character starts
+	VPCMPUB   $1, Z22, Z0, K2, K1 // C0, C1
+	KORQ      K5, K1, K1          // F0..FF
+	VPCMPEQB  Z14, Z0, K6
+	VPCMPUB   $1, Z23, Z1, K6, K6 // E0 80..9F
+	KORQ      K6, K1, K1
+	VPCMPEQB  Z24, Z0, K6
+	VPCMPUB   $5, Z23, Z1, K6, K6 // ED A0..BF
+	KORQ      K6, K1, K1
+	KORTESTQ  K1, K1
+	JNZ       wvdone
+	KMOVQ     K2, R14
+	KMOVQ     K3, R13
+	KMOVQ     K4, R11
+	NOTQ      R11                 // the continuation bytes
+	LEAQ      (R14)(R14*1), CX
+	LEAQ      (R12)(R13*4), DX
+	ORQ       DX, CX
+	CMPQ      CX, R11
+	JNE       wvdone
+	// R12: the first 2 bytes after the step that end its characters,
+	// after a lead in its last byte or an E0..EF in the one before.
+	SHRQ      $63, R14
+	SHRQ      $62, R13
+	ORQ       R14, R13
+	MOVQ      R13, R12
+	UNITS5
+	PACK5
+	ADDQ      $64, AX
+	JMP       wvloop
+
 wvascii:
-	// (R12 is 0: the bytes after a step that end its characters are
-	// not ASCII.)
+	// Valid where no character of the step before goes on into it.
+	TESTQ     R12, R12
+	JNZ       wvdone
 	VPMOVZXBW Y0, Z1
 	VMOVDQU64 Z1, (DI)(BX*1)
 	VPMOVZXBW 32(SI)(AX*1), Z2
@@ -1109,7 +1168,9 @@ wvdone:
 	// A 4-byte character that started in the last byte of the step
 	// before has only its high surrogate written (the next step writes
 	// the low one, at its second byte): it is taken back. The others end
-	// at the bytes of R12.
+	// at the 1 or 2 bytes of R12, which a step of 4-byte characters has
+	// checked; one of other characters is taken back unless they are
+	// continuation bytes.
 	CMPQ    R12, $7
 	JNE     wvend
 	SUBQ    $2, BX
@@ -1117,13 +1178,33 @@ wvdone:
 	JMP     wvret
 
 wvend:
-	POPCNTQ R12, CX
+	TESTQ   R12, R12
+	JZ      wvret
+	MOVWLZX (SI)(AX*1), CX
+	ANDL    $0xC0C0, CX
+	XORL    $0x8080, CX  // 0 in the continuation bytes
+	CMPL    R12, $1
+	JNE     2(PC)
+	MOVBLZX CX, CX
+	TESTL   CX, CX
+	JNZ     wvback
+	POPCNTL R12, CX
 	ADDQ    CX, AX
+	JMP     wvret
+
+wvback:
+	// Back to the character's lead, and its unit.
+	DECQ    AX
+	MOVBLZX (SI)(AX*1), CX
+	ANDL    $0xC0, CX
+	CMPL    CX, $0x80
+	JEQ     wvback
+	SUBQ    $2, BX
 
 wvret:
 	VZEROUPPER
-	MOVQ    BX, nd+48(FP)
-	MOVQ    AX, ns+56(FP)
+	MOVQ    BX, nd+56(FP)
+	MOVQ    AX, ns+64(FP)
 	RET
 
 // func narrowAVX2(dst, src []byte, stopLo, stopLast uint16, stop, stopASCII, stopPairs bool) (nd, ns int)

@@ -80,3 +80,7 @@ func widenNEON(dst, src []byte) (nd, ns int)
 func narrowNEON(dst, src []byte, stopLo, stopN uint32) (nd, ns int)
 
 func widenValid(dst, src []byte) (int, int) { return 0, 0 }
+
+// SetWidenValidBMP does nothing here, where no kernel of WidenValid runs;
+// see the amd64 one.
+func SetWidenValidBMP(n int) (restore func()) { return func() {} }

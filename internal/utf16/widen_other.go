@@ -22,3 +22,7 @@ func widen(dst, src []byte) (int, int) { return 0, 0 }
 func narrow(dst, src []byte, stopLo, stopN uint32) (int, int) { return 0, 0 }
 
 func widenValid(dst, src []byte) (int, int) { return 0, 0 }
+
+// SetWidenValidBMP does nothing here, where no kernel of WidenValid runs;
+// see the amd64 one.
+func SetWidenValidBMP(n int) (restore func()) { return func() {} }
