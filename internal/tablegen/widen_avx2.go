@@ -19,5 +19,9 @@ func widenAVX2Tables() []Table {
 			Data: fill(0xE0, 32)},
 		{Name: "byteED", Data: fill(0xED, 32)},
 		{Name: "byte9F", Data: fill(0x9F, 32)},
+		{Name: "byteFE", Doc: "byteFE and byteC0 are FE and C0 in all 32 bytes: b&FE is C0 for the\n" +
+			"leads C0 and C1, which start only overlong forms.",
+			Data: fill(0xFE, 32)},
+		{Name: "byteC0", Data: fill(0xC0, 32)},
 	}
 }

@@ -27,7 +27,7 @@ func widenValidSizes(n int) []int {
 	case impl == implAVX512:
 		return []int{4}
 	case impl == implAVX2:
-		return []int{3, 4}
+		return []int{2, 3, 4}
 	}
 	return nil
 }
@@ -49,7 +49,7 @@ func widenValidTakes(b []byte, after4 bool, n int) bool {
 	case implAVX512:
 		return n >= widenValidBMP && !after4
 	case implAVX2:
-		return !has[2] && !after4
+		return !(has[2] && has[3]) && !after4
 	}
 	return false
 }

@@ -1771,3 +1771,16 @@ DATA byte9F<>+0x08(SB)/8, $0x9f9f9f9f9f9f9f9f
 DATA byte9F<>+0x10(SB)/8, $0x9f9f9f9f9f9f9f9f
 DATA byte9F<>+0x18(SB)/8, $0x9f9f9f9f9f9f9f9f
 GLOBL byte9F<>(SB), RODATA|NOPTR, $32
+
+// byteFE and byteC0 are FE and C0 in all 32 bytes: b&FE is C0 for the
+// leads C0 and C1, which start only overlong forms.
+DATA byteFE<>+0x00(SB)/8, $0xfefefefefefefefe
+DATA byteFE<>+0x08(SB)/8, $0xfefefefefefefefe
+DATA byteFE<>+0x10(SB)/8, $0xfefefefefefefefe
+DATA byteFE<>+0x18(SB)/8, $0xfefefefefefefefe
+GLOBL byteFE<>(SB), RODATA|NOPTR, $32
+DATA byteC0<>+0x00(SB)/8, $0xc0c0c0c0c0c0c0c0
+DATA byteC0<>+0x08(SB)/8, $0xc0c0c0c0c0c0c0c0
+DATA byteC0<>+0x10(SB)/8, $0xc0c0c0c0c0c0c0c0
+DATA byteC0<>+0x18(SB)/8, $0xc0c0c0c0c0c0c0c0
+GLOBL byteC0<>(SB), RODATA|NOPTR, $32

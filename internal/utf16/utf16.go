@@ -49,8 +49,9 @@ func Widen(dst, src []byte) (nd, ns int) {
 // prefix of src that is valid UTF-8, a step at a time (64 bytes with
 // AVX-512, 32 with AVX2), where each step holds ASCII and 4-byte
 // characters (text such as emoji, where a separate validation costs a
-// third of the widening), or with AVX2 ASCII and 3-byte characters, or
-// with AVX-512 and src of 2 KiB or more characters of 1 to 3 bytes. It
+// third of the widening), or with AVX2 ASCII and 2-byte or ASCII and
+// 3-byte characters, or with AVX-512 and src of 2 KiB or more characters
+// of 1 to 3 bytes. It
 // stops at the first step that holds an ill-formed sequence or other
 // characters, or that 4 more bytes in src and two steps' room in dst do
 // not follow. src[:ns] is valid UTF-8 and ends after a whole character.

@@ -508,21 +508,22 @@ widen2done:
 
 // func widenValidAVX2(dst, src []byte) (nd, ns int)
 //
-// widenValidAVX2 is widenAVX2 for text of ASCII with 3-byte or with
-// 4-byte characters that it also validates: 32 bytes a step, while 4
-// bytes more follow the step in src and dst has room for 64. A step of
-// ASCII is valid where no character of the step before goes on into it.
-// Another is valid where its leads are all E0..EF or all F0..FF, and
-// where its continuation bytes (80..BF) are the two or three after each
-// of its leads and those that end a character of the step before (R12),
-// and no others. A lead E0..EF is valid unless it starts an overlong form
-// (E0 80..9F) or a surrogate (ED A0..BF); one F0..FF where it makes with
-// the 2 bytes after it a high surrogate (D800..DBFF), which rules out
-// F5..FF, the overlong forms and those above U+10FFFF. It stops at a step
-// that is not valid or that holds a lead of 2 bytes; the bytes after the
-// last step that end its last character are checked there, and that
-// character taken back if they are not continuation bytes, as is the
-// high surrogate of one that starts in the step's last byte.
+// widenValidAVX2 is widenAVX2 for text of ASCII with 2-, 3- or 4-byte
+// characters that it also validates: 32 bytes a step, while 4 bytes more
+// follow the step in src and dst has room for 64. A step of ASCII is
+// valid where no character of the step before goes on into it. Another
+// is valid where its leads are all C2..DF, all E0..EF or all F0..FF, and
+// where its continuation bytes (80..BF) are the one, two or three after
+// each of its leads and those that end a character of the step before
+// (R12), and no others. A lead E0..EF is valid unless it starts an
+// overlong form (E0 80..9F) or a surrogate (ED A0..BF); one F0..FF where
+// it makes with the 2 bytes after it a high surrogate (D800..DBFF), which
+// rules out F5..FF, the overlong forms and those above U+10FFFF. It
+// stops at a step that is not valid or that holds leads of two sizes;
+// the bytes after the last step that end its last character are checked
+// there, and that character taken back if they are not continuation
+// bytes, as is the high surrogate of one that starts in the step's last
+// byte.
 // Requires: AVX, AVX2, POPCNT
 TEXT ·widenValidAVX2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
@@ -608,7 +609,7 @@ wv2three:
 	VPXOR     byte20<>(SB), Y0, Y2
 	VPSUBUSB  byteCF<>(SB), Y2, Y2
 	VPTEST    Y2, Y2
-	JNZ       wv2done
+	JNZ       wv2two
 
 wv2threeok:
 	VMOVDQU   1(SI)(R11*1), Y1
@@ -655,6 +656,53 @@ wv2threenext:
 	VPSUBUSB  byteCF<>(SB), Y2, Y2
 	VPTEST    Y2, Y2
 	JZ        wv2threeok
+	JMP       wv2kinds
+
+wv2two:
+	// ASCII and 2-byte characters: no byte E0..FF (b-DF saturated is 0)
+	// and no lead C0 or C1; and the byte after each lead, 2L, and no
+	// other, continuation bytes. (R15 is 0.)
+	VPSUBUSB  byteDF<>(SB), Y0, Y2
+	VPAND     byteFE<>(SB), Y0, Y3
+	VPCMPEQB  byteC0<>(SB), Y3, Y3
+	VPOR      Y3, Y2, Y2
+	VPTEST    Y2, Y2
+	JNZ       wv2done
+
+wv2twook:
+	MOVL      AX, R10
+	ANDL      CX, R10 // L
+	LEAQ      (R12)(R10*2), R13
+	MOVL      AX, DX
+	NOTL      DX
+	CMPL      R13, DX
+	JNE       wv2done
+	SHRQ      $32, R13
+	MOVL      R13, R12
+	VMOVDQU   1(SI)(R11*1), Y1
+	TWO_UNITS(Y0, Y5)
+	TWO_UNITS(Y1, Y6)
+	STORE_BLOCK(wv2twonext)
+
+wv2twonext:
+	// The step after one of 2-byte characters is tested for that kind
+	// first, and most often is one. (R15 is 0.)
+	CMPQ      R11, R9
+	JGT       wv2done
+	CMPQ      BX, R8
+	JGT       wv2done
+	VMOVDQU   (SI)(R11*1), Y0
+	VPMOVMSKB Y0, CX
+	TESTL     CX, CX
+	JZ        wv2ascii
+	VPCMPGTB  Y10, Y0, Y4
+	VPMOVMSKB Y4, AX
+	VPSUBUSB  byteDF<>(SB), Y0, Y2
+	VPAND     byteFE<>(SB), Y0, Y3
+	VPCMPEQB  byteC0<>(SB), Y3, Y3
+	VPOR      Y3, Y2, Y2
+	VPTEST    Y2, Y2
+	JZ        wv2twook
 	JMP       wv2kinds
 
 wv2threes:
