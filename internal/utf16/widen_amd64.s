@@ -506,6 +506,38 @@ widen2done:
 	VPAND Y7, Y4, Y4 \
 	VPOR  Y4, Y11, Y11
 
+// WV2_NEXT loads the next step of widenValidAVX2 into Y0 for the test of
+// a kind, where one fits: it ends the run where none does and goes to
+// wv2ascii for a step of ASCII, and leaves the bytes that are not ASCII
+// in CX and those that are no continuation byte in AX, as wv2multi has
+// them.
+#define WV2_NEXT \
+	CMPQ      R11, R9     \
+	JGT       wv2done     \
+	CMPQ      BX, R8      \
+	JGT       wv2done     \
+	VMOVDQU   (SI)(R11*1), Y0 \
+	VPMOVMSKB Y0, CX      \
+	TESTL     CX, CX      \
+	JZ        wv2ascii    \
+	VPCMPGTB  Y10, Y0, Y4 \
+	VPMOVMSKB Y4, AX
+
+// THREE_KIND and TWO_KIND leave Y2 zero where the step in Y0 holds no
+// lead but E0..EF (b^20 at most CF), and no lead but C2..DF (no byte
+// E0..FF, b-DF saturated, and none C0 or C1, b&FE), and VPTEST Y2, Y2.
+#define THREE_KIND \
+	VPXOR     byte20<>(SB), Y0, Y2 \
+	VPSUBUSB  byteCF<>(SB), Y2, Y2 \
+	VPTEST    Y2, Y2
+
+#define TWO_KIND \
+	VPSUBUSB  byteDF<>(SB), Y0, Y2 \
+	VPAND     byteFE<>(SB), Y0, Y3 \
+	VPCMPEQB  byteC0<>(SB), Y3, Y3 \
+	VPOR      Y3, Y2, Y2 \
+	VPTEST    Y2, Y2
+
 // func widenValidAVX2(dst, src []byte) (nd, ns int)
 //
 // widenValidAVX2 is widenAVX2 for text of ASCII with 2-, 3- or 4-byte
@@ -606,9 +638,7 @@ wv2three:
 	// bytes after each lead, 6L, and no other continuation bytes.
 	TESTL     R15, R15
 	JNZ       wv2done
-	VPXOR     byte20<>(SB), Y0, Y2
-	VPSUBUSB  byteCF<>(SB), Y2, Y2
-	VPTEST    Y2, Y2
+	THREE_KIND
 	JNZ       wv2two
 
 wv2threeok:
@@ -642,19 +672,8 @@ wv2asciithree:
 wv2threenext:
 	// The step after one of 3-byte characters is tested for that kind
 	// first, and most often is one. (R15 is 0.)
-	CMPQ      R11, R9
-	JGT       wv2done
-	CMPQ      BX, R8
-	JGT       wv2done
-	VMOVDQU   (SI)(R11*1), Y0
-	VPMOVMSKB Y0, CX
-	TESTL     CX, CX
-	JZ        wv2ascii
-	VPCMPGTB  Y10, Y0, Y4
-	VPMOVMSKB Y4, AX
-	VPXOR     byte20<>(SB), Y0, Y2
-	VPSUBUSB  byteCF<>(SB), Y2, Y2
-	VPTEST    Y2, Y2
+	WV2_NEXT
+	THREE_KIND
 	JZ        wv2threeok
 	JMP       wv2kinds
 
@@ -662,11 +681,7 @@ wv2two:
 	// ASCII and 2-byte characters: no byte E0..FF (b-DF saturated is 0)
 	// and no lead C0 or C1; and the byte after each lead, 2L, and no
 	// other, continuation bytes. (R15 is 0.)
-	VPSUBUSB  byteDF<>(SB), Y0, Y2
-	VPAND     byteFE<>(SB), Y0, Y3
-	VPCMPEQB  byteC0<>(SB), Y3, Y3
-	VPOR      Y3, Y2, Y2
-	VPTEST    Y2, Y2
+	TWO_KIND
 	JNZ       wv2done
 
 wv2twook:
@@ -687,21 +702,8 @@ wv2twook:
 wv2twonext:
 	// The step after one of 2-byte characters is tested for that kind
 	// first, and most often is one. (R15 is 0.)
-	CMPQ      R11, R9
-	JGT       wv2done
-	CMPQ      BX, R8
-	JGT       wv2done
-	VMOVDQU   (SI)(R11*1), Y0
-	VPMOVMSKB Y0, CX
-	TESTL     CX, CX
-	JZ        wv2ascii
-	VPCMPGTB  Y10, Y0, Y4
-	VPMOVMSKB Y4, AX
-	VPSUBUSB  byteDF<>(SB), Y0, Y2
-	VPAND     byteFE<>(SB), Y0, Y3
-	VPCMPEQB  byteC0<>(SB), Y3, Y3
-	VPOR      Y3, Y2, Y2
-	VPTEST    Y2, Y2
+	WV2_NEXT
+	TWO_KIND
 	JZ        wv2twook
 	JMP       wv2kinds
 
