@@ -122,7 +122,7 @@ func testWidenValid(t *testing.T) {
 			// ASCII and 4-byte and of ASCII and 2-byte characters in
 			// turn, with the characters of one kind going on into a step
 			// of the other at each offset.
-			for shift := 0; shift < 40; shift++ {
+			for shift := range 40 {
 				src := []byte(strings.Repeat("a", shift))
 				for range 4 {
 					src = append(src, strings.Repeat("中文日本語漢字", 6)...)
