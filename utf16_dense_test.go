@@ -264,7 +264,7 @@ func TestWideEncodeValidating(t *testing.T) {
 	texts := []string{strings.Repeat("\U0001F4A9a\U0002A6D6 \U00010437\U0001F600\U0010FFFF.\U00010000 ", 20),
 		strings.Repeat("한국어 텍스트 中文 \uFFFF\uE000 ", 20), strings.Repeat("Привет, мир! Ünïcödé ߿\u0080 ش", 20)}
 	inserts := []string{"\x80", "\xC0\x80", "\xE0\x80", "\xE0\x9F\xBF", "\xED\xA0\x80", "\xF0\x8F\xBF\xBF", "\xF4\x90\x80\x80",
-		"\xF5\x80\x80\x80", "\xFF", "\xF0\x9F\x98", "\xE3\x81", "é", "日", "\U0001F600", "\xEE\x80\x80", "\xC1\xBF", "\xC2"}
+		"\xF5\x80\x80\x80", "\xFF", "\xF0\x9F\x98", "\xE3\x81", "é", "日", "\U0001F600", "\xEE\x80\x80", "\xC1\xBF", "\xC2", "\xF0\x9F", "\xFF\x80"}
 	limit := 200
 	if testing.Short() {
 		limit = 70

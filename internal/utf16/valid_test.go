@@ -137,7 +137,7 @@ func testWidenValid(t *testing.T) {
 			// sequences and the others.
 			bad3 := []string{"\xE0\x80\x80", "\xE0\x9F\xBF", "\xED\xA0\x80", "\xED\xBF\xBF", "\xE3\x81",
 				"\xE3", "\x80", "\xC0\x80", "\xC1\xBF", "\xC2", "\xDF", "é", "\U0001F600", "\xF4\x90\x80\x80",
-				"\xFF", "\xEF\xBF\xBF", "\xE0\xA0\x80", "\xED\x9F\xBF"}
+				"\xFF", "\xEF\xBF\xBF", "\xE0\xA0\x80", "\xED\x9F\xBF", "\xF0\x9F", "\xFF\x80"}
 			for _, text := range []string{strings.Repeat("한국어 텍스트 中文 \uFFFF\uE000 ", 8), strings.Repeat("Привет, мир! Ünïcödé ߿\u0080 ش", 8)} {
 				for at := 0; at < step; at++ {
 					for _, b := range bad3 {

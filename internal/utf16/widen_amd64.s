@@ -1171,6 +1171,8 @@ wvbmp:
 	CMPQ      R12, $7
 	JEQ       wvdone
 	VPCMPUB   $5, Z14, Z0, K3     // b0 >= E0
+	KORTESTQ  K3, K3
+	JZ        wvtwo
 	VPCMPB    $5, Z13, Z0, K4     // a character starts
 	VPCMPUB   $1, Z22, Z0, K2, K1 // C0, C1
 	KORQ      K5, K1, K1          // F0..FF
@@ -1198,6 +1200,30 @@ wvbmp:
 	ORQ       R14, R13
 	MOVQ      R13, R12
 	UNITS5
+	PACK5
+	ADDQ      $64, AX
+	JMP       wvloop
+
+wvtwo:
+	// Characters of 1 and 2 bytes: as wvbmp without leads E0..FF (none
+	// is, K3), and the units of 2-byte leads only: lo = b0<<6 | b1&3F,
+	// hi from widenHi.
+	VPCMPB    $5, Z13, Z0, K4     // a character starts
+	VPCMPUB   $1, Z22, Z0, K2, K1 // C0, C1
+	KORTESTQ  K1, K1
+	JNZ       wvdone
+	KMOVQ     K2, R14
+	KMOVQ     K4, R11
+	NOTQ      R11                 // the continuation bytes
+	LEAQ      (R12)(R14*2), CX
+	CMPQ      CX, R11
+	JNE       wvdone
+	SHRQ      $63, R14
+	MOVQ      R14, R12
+	VPERMB.Z   widenHi<>(SB), Z0, K2, Z6
+	VPSLLW     $6, Z0, Z3
+	VPTERNLOGD $0xD8, Z16, Z1, Z3
+	VMOVDQU8   Z3, K2, Z0
 	PACK5
 	ADDQ      $64, AX
 	JMP       wvloop
