@@ -1045,16 +1045,21 @@ widen5done:
 //
 // widenValidAVX512 is widenAVX512 for text that it also validates: 64
 // bytes a step, while 4 bytes more follow the step in src and dst has
-// room for 128. A step of ASCII is valid; a step whose leads are F0..FF
-// is valid where every continuation byte, and no other, is one of the
-// three after a lead in the step or ends a character of the step before
-// (R12), where the bytes after the step that end its own characters are
-// continuation bytes, and where each lead and the byte after it make a
-// plane of 1 to 16 (FOURPLANE5: that also rules out F5..FF). Where bmp
-// is set, a step of characters of 1 to 3 bytes is checked in the same way
-// (wvbmp); otherwise it is not taken. It stops
-// at a step that is not valid or that holds leads of 4 bytes and of
-// fewer, past the bytes at the step's start that end a character of the
+// room for 128. A step of ASCII is valid where no character of the step
+// before goes on into it (R12). A step whose leads are F0..FF is valid
+// where every continuation byte, and no other, is one of the three after
+// a lead in the step or ends a character of the step before, where the
+// bytes after the step that end its own characters are continuation
+// bytes, and where each lead and the byte after it make a plane of 1 to
+// 16 (FOURPLANE5: that also rules out F5..FF). Where bmp is set, a step
+// of characters of 1 to 3 bytes is valid where its continuation bytes
+// are the one or two after each lead and those of R12, and it holds no
+// lead C0, C1 or F0..FF, no E0 80..9F and no ED A0..BF (wvbmp, and wvtwo
+// without 3-byte leads); the bytes after it are checked by the next step
+// or where the run ends, and its last character is taken back if they
+// are not continuation bytes. It stops at a step that is not valid or
+// that holds leads of 4 bytes and of fewer, or of fewer where bmp is not
+// set, past the bytes at the step's start that end a character of the
 // step before.
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, BMI2, POPCNT
 TEXT ·widenValidAVX512(SB), NOSPLIT, $0-72
