@@ -1,7 +1,7 @@
 package tablegen
 
 // widenAVX2Tables returns the constants of widenAVX2's and
-// widenValidAVX2's blocks of ASCII with 3-byte or with 4-byte characters,
+// widenValidAVX2's blocks of ASCII with 2-, 3- or 4-byte characters,
 // which UTF16AVX2 appends to its own tables.
 func widenAVX2Tables() []Table {
 	return []Table{

@@ -538,6 +538,53 @@ widen2done:
 	VPOR      Y3, Y2, Y2 \
 	VPTEST    Y2, Y2
 
+// RUN_END moves ns past the 1 or 2 bytes at ns that end the last
+// character of a run of valid steps, R12, and goes on at ret, or at back
+// if they are not continuation bytes. It clobbers CX.
+#define RUN_END(ns, back, ret) \
+	MOVWLZX (SI)(ns*1), CX \
+	ANDL    $0xC0C0, CX    \
+	XORL    $0x8080, CX    \
+	CMPL    R12, $1        \
+	JNE     2(PC)          \
+	MOVBLZX CX, CX         \
+	TESTL   CX, CX         \
+	JNZ     back           \
+	POPCNTL R12, CX        \
+	ADDQ    CX, ns         \
+	JMP     ret
+
+// CONTINUATIONS ends the run at wv2done unless the continuation bytes of
+// the step, those that are no start (AX), are exactly those that the
+// macro after sets in R13 from the leads, R10 (AX&CX), and the carry of
+// the step before, R12: SIX_L for 3-byte leads, TWO_L for 2-byte ones.
+// Then it leaves in R12 the carry into the next step.
+#define CONTINUATIONS(after) \
+	MOVL      AX, R10 \
+	ANDL      CX, R10 \
+	after            \
+	MOVL      AX, DX  \
+	NOTL      DX      \
+	CMPL      R13, DX \
+	JNE       wv2done \
+	SHRQ      $32, R13 \
+	MOVL      R13, R12
+
+#define SIX_L \
+	IMUL3Q    $6, R10, R13 \
+	ORQ       R12, R13
+
+#define TWO_L \
+	LEAQ      (R12)(R10*2), R13
+
+// KIND_NEXT tests the next step (WV2_NEXT) for a kind first (THREE_KIND
+// or TWO_KIND), goes on at ok if it is one and at wv2kinds otherwise.
+#define KIND_NEXT(kind, ok) \
+	WV2_NEXT         \
+	kind             \
+	JZ        ok     \
+	JMP       wv2kinds
+
 // func widenValidAVX2(dst, src []byte) (nd, ns int)
 //
 // widenValidAVX2 is widenAVX2 for text of ASCII with 2-, 3- or 4-byte
@@ -649,16 +696,7 @@ wv2threeok:
 	VPBLENDVB Y6, Y5, Y4, Y4
 	VPTEST    Y4, Y4
 	JNZ       wv2done
-	MOVL      AX, R10
-	ANDL      CX, R10 // L
-	IMUL3Q    $6, R10, R13
-	ORQ       R12, R13
-	MOVL      AX, DX
-	NOTL      DX
-	CMPL      R13, DX
-	JNE       wv2done
-	SHRQ      $32, R13
-	MOVL      R13, R12
+	CONTINUATIONS(SIX_L)
 	CMPL      CX, $-1
 	JEQ       wv2threes
 
@@ -672,10 +710,7 @@ wv2asciithree:
 wv2threenext:
 	// The step after one of 3-byte characters is tested for that kind
 	// first, and most often is one. (R15 is 0.)
-	WV2_NEXT
-	THREE_KIND
-	JZ        wv2threeok
-	JMP       wv2kinds
+	KIND_NEXT(THREE_KIND, wv2threeok)
 
 wv2two:
 	// ASCII and 2-byte characters: no byte E0..FF (b-DF saturated is 0)
@@ -685,15 +720,7 @@ wv2two:
 	JNZ       wv2done
 
 wv2twook:
-	MOVL      AX, R10
-	ANDL      CX, R10 // L
-	LEAQ      (R12)(R10*2), R13
-	MOVL      AX, DX
-	NOTL      DX
-	CMPL      R13, DX
-	JNE       wv2done
-	SHRQ      $32, R13
-	MOVL      R13, R12
+	CONTINUATIONS(TWO_L)
 	VMOVDQU   1(SI)(R11*1), Y1
 	TWO_UNITS(Y0, Y5)
 	TWO_UNITS(Y1, Y6)
@@ -702,10 +729,7 @@ wv2twook:
 wv2twonext:
 	// The step after one of 2-byte characters is tested for that kind
 	// first, and most often is one. (R15 is 0.)
-	WV2_NEXT
-	TWO_KIND
-	JZ        wv2twook
-	JMP       wv2kinds
+	KIND_NEXT(TWO_KIND, wv2twook)
 
 wv2threes:
 	// 3-byte characters only, as widenAVX2 takes them.
@@ -736,17 +760,7 @@ wv2done:
 	JNZ     wv2high
 	TESTL   R12, R12
 	JZ      wv2ret
-	MOVWLZX (SI)(R11*1), CX
-	ANDL    $0xC0C0, CX
-	XORL    $0x8080, CX  // 0 in the continuation bytes
-	CMPL    R12, $1
-	JNE     2(PC)
-	MOVBLZX CX, CX
-	TESTL   CX, CX
-	JNZ     wv2back
-	POPCNTL R12, DX
-	ADDQ    DX, R11
-	JMP     wv2ret
+	RUN_END(R11, wv2back, wv2ret)
 
 wv2back:
 	// Back to the character's lead, and its 2 or 4 bytes of units.
@@ -1261,17 +1275,7 @@ wvdone:
 wvend:
 	TESTQ   R12, R12
 	JZ      wvret
-	MOVWLZX (SI)(AX*1), CX
-	ANDL    $0xC0C0, CX
-	XORL    $0x8080, CX  // 0 in the continuation bytes
-	CMPL    R12, $1
-	JNE     2(PC)
-	MOVBLZX CX, CX
-	TESTL   CX, CX
-	JNZ     wvback
-	POPCNTL R12, CX
-	ADDQ    CX, AX
-	JMP     wvret
+	RUN_END(AX, wvback, wvret)
 
 wvback:
 	// Back to the character's lead, and its unit.
