@@ -10,7 +10,7 @@ import (
 // BenchmarkKernels measures each implementation alone on 1 MiB of text
 // (bytes of UTF-8 in both directions); compare with benchstat -col /impl.
 func BenchmarkKernels(b *testing.B) {
-	for _, name := range []string{"ascii", "latin1", "russian", "hindi", "chinese", "korean", "emoji"} {
+	for _, name := range []string{"ascii", "latin1", "russian", "hindi", "chinese", "japanese", "korean", "emoji"} {
 		text := textgen.Make(name, 1<<20)
 		wide := le(utf16.Encode([]rune(string(text))))
 		dst := make([]byte, 4*len(text)+64)
@@ -30,7 +30,7 @@ func BenchmarkKernels(b *testing.B) {
 					im.narrow(dst, wide, 0, 0)
 				}
 			})
-			if name == "emoji" || name == "ascii" {
+			{
 				// WidenValid, which validates as it widens, where it
 				// takes the whole input.
 				b.Run("input="+name+"/size=1048576/dir=widenvalid/impl="+im.Name, func(b *testing.B) {

@@ -143,32 +143,6 @@
 	VPCMPGTB  Y10, Y0, Y4 \
 	VPMOVMSKB Y4, AX
 
-// WIDEN_THREE converts a block whose characters are all 3 bytes long and
-// start in the lanes of one of 3 masks. Their units are packed by the
-// entries k0..k3 of widenPack and stored at nd, nd+o1, nd+o2 and nd+o3,
-// n bytes in all. Then on with the next block, at next.
-#define WIDEN_THREE(k0, k1, k2, k3, o1, o2, o3, n, next) \
-	VMOVDQU      1(SI)(R11*1), Y1 \
-	VMOVDQU      2(SI)(R11*1), Y2 \
-	VPSRLW       $8, Y2, Y3 \
-	THREE_UNITS(Y0, Y2, Y5) \
-	THREE_UNITS(Y1, Y3, Y6) \
-	VPUNPCKLWD   Y6, Y5, Y0 \
-	VPUNPCKHWD   Y6, Y5, Y1 \
-	VPSHUFB      widenPack<>+k0(SB), X0, X2 \
-	VMOVDQU      X2, (DI)(BX*1) \
-	VPSHUFB      widenPack<>+k1(SB), X1, X2 \
-	VMOVDQU      X2, o1(DI)(BX*1) \
-	VEXTRACTI128 $1, Y0, X0 \
-	VPSHUFB      widenPack<>+k2(SB), X0, X0 \
-	VMOVDQU      X0, o2(DI)(BX*1) \
-	VEXTRACTI128 $1, Y1, X1 \
-	VPSHUFB      widenPack<>+k3(SB), X1, X1 \
-	VMOVDQU      X1, o3(DI)(BX*1) \
-	ADDQ         $32, R11 \
-	ADDQ         $n, BX \
-	JMP          next
-
 // PACK stores the lanes of x that the byte key selects at dst+nd, packed
 // by the table at tab, and adds base and their count times scale to nd.
 #define PACK(tab, key, x, base, scale) \
@@ -282,28 +256,18 @@ widen2multi:
 
 widen2starts:
 	// Blocks with no lead but E0..EF, whose bytes b^20 are at most CF,
-	// take the path of widen2asciithree, or of 3-byte characters only
-	// (no ASCII: CX, from the loop), from the first, second or third
-	// lane on, those of widen2three; after a 4-byte sequence that
+	// take the path of widen2asciithree; after a 4-byte sequence that
 	// started in the last lane of the block before (R15), that of
-	// widen2four.
+	// widen2four. Blocks of 3-byte characters alone take it too: a
+	// branch on the lane where their first starts goes wrong wherever
+	// ASCII comes between them.
 	VPXOR     byte20<>(SB), Y0, Y1
 	VPSUBUSB  byteCF<>(SB), Y1, Y1
 	VPTEST    Y1, Y1
 	JNZ       widen2other
 	TESTL     R15, R15
-	JNZ       widen2four
-	CMPL      CX, $-1
-	JNE       widen2asciithree
-
-widen2threes:
-	CMPL      AX, $0x49249249
-	JEQ       widen2three0
-	CMPL      AX, $-0x6DB6DB6E // 0x92492492
-	JEQ       widen2three1
-	CMPL      AX, $0x24924924
-	JEQ       widen2three2
-	JMP       widen2asciithree
+	JZ        widen2asciithree
+	JMP       widen2four
 
 widen2other:
 	// Blocks of 1- and 2-byte characters (no byte above DF) take the
@@ -341,10 +305,8 @@ widen2threenext:
 	VPXOR     byte20<>(SB), Y0, Y1
 	VPSUBUSB  byteCF<>(SB), Y1, Y1
 	VPTEST    Y1, Y1
-	JNZ       widen2other
-	CMPL      CX, $-1
-	JNE       widen2asciithree
-	JMP       widen2threes
+	JZ        widen2asciithree
+	JMP       widen2other
 
 widen2asciifour:
 	// As widen2four, for ASCII and 4-byte characters: the lanes kept
@@ -397,18 +359,6 @@ widen2twonext:
 	VPTEST    Y1, Y1
 	JZ        widen2two
 	JMP       widen2starts
-
-widen2three0:
-	// Lanes 0, 3, ... 30: 3, 3, 2 and 3 in the groups of 8.
-	WIDEN_THREE(0x490, 0x920, 0x240, 0x490, 6, 12, 16, 22, widen2threenext)
-
-widen2three1:
-	// Lanes 1, 4, ... 31: 3, 2, 3 and 3.
-	WIDEN_THREE(0x920, 0x240, 0x490, 0x920, 6, 10, 16, 22, widen2threenext)
-
-widen2three2:
-	// Lanes 2, 5, ... 29: 2, 3, 3 and 2.
-	WIDEN_THREE(0x240, 0x490, 0x920, 0x240, 4, 10, 16, 20, widen2threenext)
 
 widen2four:
 	// As widen2bmp, and for a 4-byte lead, the high surrogate in its
@@ -697,10 +647,6 @@ wv2threeok:
 	VPTEST    Y4, Y4
 	JNZ       wv2done
 	CONTINUATIONS(SIX_L)
-	CMPL      CX, $-1
-	JEQ       wv2threes
-
-wv2asciithree:
 	VMOVDQU   2(SI)(R11*1), Y2
 	VPSRLW    $8, Y2, Y3
 	ASCII_THREE_UNITS(Y0, Y2, Y5)
@@ -730,25 +676,6 @@ wv2twonext:
 	// The step after one of 2-byte characters is tested for that kind
 	// first, and most often is one. (R15 is 0.)
 	KIND_NEXT(TWO_KIND, wv2twook)
-
-wv2threes:
-	// 3-byte characters only, as widenAVX2 takes them.
-	CMPL      AX, $0x49249249
-	JEQ       wv2three0
-	CMPL      AX, $-0x6DB6DB6E // 0x92492492
-	JEQ       wv2three1
-	CMPL      AX, $0x24924924
-	JEQ       wv2three2
-	JMP       wv2asciithree
-
-wv2three0:
-	WIDEN_THREE(0x490, 0x920, 0x240, 0x490, 6, 12, 16, 22, wv2threenext)
-
-wv2three1:
-	WIDEN_THREE(0x920, 0x240, 0x490, 0x920, 6, 10, 16, 22, wv2threenext)
-
-wv2three2:
-	WIDEN_THREE(0x240, 0x490, 0x920, 0x240, 4, 10, 16, 20, wv2threenext)
 
 wv2done:
 	// The character of the last step that ends at the bytes of R12: if
