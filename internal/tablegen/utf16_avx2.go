@@ -29,9 +29,6 @@ func UTF16AVX2() File {
 				"then b0..b7 as a0..a3, b0..b3, a4..a7, b4..b7, so that each byte of\n" +
 				"their VPMOVMSKB is the key of 4 units in narrowPack3.",
 				Data: NarrowKeys()},
-			{Name: "narrowThrees", Doc: "narrowThrees packs 4 dwords of 3 bytes each, in each lane: their\n" +
-				"12 bytes, then 80s.",
-				Data: NarrowThrees()},
 			NarrowPairs(),
 			{Name: "wordEF", Doc: "The constants of widenAVX2's 4-byte sequences, each a word in all\n" +
 				"16 lanes: b0 > wordEF for their leads b0. With t the unit that a\n" +
@@ -143,12 +140,6 @@ func NarrowPack2() []byte {
 // NarrowKeys returns the constant narrowKeys of UTF16AVX2.
 func NarrowKeys() []byte {
 	lane := []byte{0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15}
-	return append(lane, lane...)
-}
-
-// NarrowThrees returns the constant narrowThrees of UTF16AVX2.
-func NarrowThrees() []byte {
-	lane := []byte{0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0x80, 0x80, 0x80, 0x80}
 	return append(lane, lane...)
 }
 

@@ -1564,14 +1564,6 @@ DATA narrowKeys<>+0x10(SB)/8, $0x0b0a090803020100
 DATA narrowKeys<>+0x18(SB)/8, $0x0f0e0d0c07060504
 GLOBL narrowKeys<>(SB), RODATA|NOPTR, $32
 
-// narrowThrees packs 4 dwords of 3 bytes each, in each lane: their
-// 12 bytes, then 80s.
-DATA narrowThrees<>+0x00(SB)/8, $0x0908060504020100
-DATA narrowThrees<>+0x08(SB)/8, $0x808080800e0d0c0a
-DATA narrowThrees<>+0x10(SB)/8, $0x0908060504020100
-DATA narrowThrees<>+0x18(SB)/8, $0x808080800e0d0c0a
-GLOBL narrowThrees<>(SB), RODATA|NOPTR, $32
-
 // narrowPairs holds the constants of narrowAVX2's blocks of ASCII units
 // and surrogate pairs, each a word in all 16 lanes. At +0, DBFF: as
 // signed words, the units above it are ASCII and the low surrogates.

@@ -1320,8 +1320,6 @@ narrow2conv:
 	NARROW_WORDS
 	VPAND     Y12, Y0, Y2
 	VPCMPEQW  Y13, Y2, Y2
-	VPTEST    Y2, Y2
-	JZ        narrow2three
 	VPBLENDVB Y2, Y3, Y6, Y6
 	VPAND     Y15, Y0, Y1
 	VPCMPEQW  Y13, Y1, Y1
@@ -1340,21 +1338,6 @@ narrow2pack3:
 	PACK4(R14, Y5, X5, Y6, X6, 4, 1)
 	ADDQ $32, R11
 	JMP  narrow2loop
-
-narrow2three:
-	// Units of 3 bytes only: 12 from each 4 dwords.
-	VPUNPCKLWD   Y4, Y6, Y5
-	VPUNPCKHWD   Y4, Y6, Y6
-	VMOVDQU      narrowThrees<>(SB), Y7
-	VPSHUFB      Y7, Y5, Y5
-	VPSHUFB      Y7, Y6, Y6
-	VMOVDQU      X5, (DI)(BX*1)
-	VMOVDQU      X6, 12(DI)(BX*1)
-	VEXTRACTI128 $1, Y5, 24(DI)(BX*1)
-	VEXTRACTI128 $1, Y6, 36(DI)(BX*1)
-	ADDQ         $32, R11
-	ADDQ         $48, BX
-	JMP          narrow2loop
 
 narrow2two:
 	// Units below 800: in words, packed 8 at a time by narrowPack2,
