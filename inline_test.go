@@ -35,6 +35,7 @@ func TestInline(t *testing.T) {
 		{"transformer.go", "inlining call to valid.KernelCopyBMP"},
 		{"transformer.go", "inlining call to valid.CopyFinish"},
 		{"transformer.go", "inlining call to valid.QuickPrefix"},
+		{"transformer.go", "inlining call to valid.ShortASCII"},
 		{"transformer.go", "inlining call to valid.KernelPrefix"},
 		{"transformer.go", "inlining call to valid.KernelPrefixBMP"},
 		{"transformer.go", "inlining call to valid.Finish"},

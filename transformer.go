@@ -589,6 +589,9 @@ func (t *Transformer) Span(src []byte, atEOF bool) (n int, err error) {
 				t.off += int64(n)
 				return n, nil
 			}
+		} else if len(src) <= 16 && valid.ShortASCII(src) {
+			t.off += int64(len(src))
+			return len(src), nil
 		} else if n, ok = valid.QuickPrefix(src); !ok {
 			if n, ok = valid.KernelPrefix(src); !ok {
 				n = valid.Prefix(src)

@@ -81,6 +81,9 @@ func Prefix(p []byte) int {
 	if len(p) < Short {
 		return prefixShort(p)
 	}
+	if len(p) <= 16 && ShortASCII(p) {
+		return len(p)
+	}
 	if i, ok := QuickPrefix(p); ok {
 		return i
 	}

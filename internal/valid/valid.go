@@ -147,6 +147,13 @@ func QuickPrefix(p []byte) (n int, ok bool) {
 	return 0, false
 }
 
+// ShortASCII reports whether p, of 8 to 16 bytes, is all ASCII, from two
+// words that overlap where p is shorter than 16: on such input it answers
+// in a nanosecond where a kernel's call costs several.
+func ShortASCII(p []byte) bool {
+	return (binary.LittleEndian.Uint64(p)|binary.LittleEndian.Uint64(p[len(p)-8:]))&0x8080808080808080 == 0
+}
+
 // QuickCopy is QuickPrefix for CopyPrefix and its variants: where it
 // finds the answer, it copies the bytes before it too, as the first 8
 // bytes of src. len(dst) must be at least len(src).
