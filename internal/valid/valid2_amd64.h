@@ -6,7 +6,7 @@
 // result in AX, and overwrites BX, CX, R8, R9 and Y0 to Y15. The counting
 // kernels define INIT2, ACC2, ACC2PAIR, RUN2, ACC2RUN, FLUSH2 and TAIL2,
 // and RUNEXIT2 as the label runExit (see countAVX2); in the others they
-// are empty, and RUNEXIT2 is loop.
+// are empty, and RUNEXIT2 is runTail.
 
 	XORL AX, AX
 	INIT2
@@ -113,6 +113,27 @@ asciiRun:
 	ACC2RUN
 	ADDQ      $128, AX
 	JMP       asciiRun
+
+runTail:
+	// Where RUNEXIT2 is runTail (the bodies without a count, which would
+	// count the overlap twice): a run of ASCII that ends with fewer than
+	// 128 bytes left ends p with a test of its last 128 bytes, which
+	// overlap it, rather than a block or a pair at a time.
+	CMPQ   AX, R8
+	JLE    loop
+	TESTQ  R8, R8
+	JL     loop
+	MOVQ   AX, CX
+	MOVQ   R8, AX
+	ASCII2
+	VPTEST high<>(SB), Y0
+	JNZ    runTailBack
+	MOVQ   DX, AX
+	JMP    done
+
+runTailBack:
+	MOVQ CX, AX
+	JMP  loop
 
 tail:
 	// AX > len-32. Check the last 32 bytes again, overlapping what was

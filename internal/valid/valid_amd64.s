@@ -609,7 +609,7 @@ TEXT ·checkAVX2(SB), NOSPLIT, $0-0
 #define TAIL2
 #define RUN2
 #define FLUSH2
-#define RUNEXIT2 loop
+#define RUNEXIT2 runTail
 #include "valid2_amd64.h"
 	MOVQ AX, (R13)
 	RET
@@ -626,7 +626,7 @@ TEXT ·copyAVX2(SB), NOSPLIT, $0-0
 #define TAIL2
 #define RUN2
 #define FLUSH2
-#define RUNEXIT2 loop
+#define RUNEXIT2 runTail
 #include "valid2_amd64.h"
 	MOVQ AX, (R13)
 	RET
