@@ -422,6 +422,9 @@ func TestLines(t *testing.T) {
 	if testing.Short() {
 		combos = []optCombo{{"none", 0}, {"all", 127}}
 		cutStep = 3
+		if raceEnabled {
+			cutStep = 11 // a sample: see raceEnabled
+		}
 	}
 	for _, in := range linesInputs() {
 		for _, combo := range combos {

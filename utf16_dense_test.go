@@ -268,6 +268,9 @@ func TestWideEncodeValidating(t *testing.T) {
 	limit := 200
 	if testing.Short() {
 		limit = 70
+		if raceEnabled {
+			limit = 20 // a sample: see raceEnabled
+		}
 	}
 	for at := 0; at < limit; at++ {
 		for _, text := range texts {
