@@ -29,6 +29,11 @@ func UTF16AVX2() File {
 				"then b0..b7 as a0..a3, b0..b3, a4..a7, b4..b7, so that each byte of\n" +
 				"their VPMOVMSKB is the key of 4 units in narrowPack3.",
 				Data: NarrowKeys()},
+			{Name: "widenFours", Doc: "widenFours, for each phase p = 0..3 of a step of 4-byte characters\n" +
+				"alone, whose leads lie at lanes p, p+4, ...: 32 bytes that move the\n" +
+				"units of lanes p and (p+1)%4 of each 4, a lead's and the one after\n" +
+				"it, to the front of each lane of 8 units, in order, then zeros.",
+				Data: WidenFours()},
 			NarrowPairs(),
 			{Name: "wordEF", Doc: "The constants of widenAVX2's 4-byte sequences, each a word in all\n" +
 				"16 lanes: b0 > wordEF for their leads b0. With t the unit that a\n" +
@@ -141,6 +146,25 @@ func NarrowPack2() []byte {
 func NarrowKeys() []byte {
 	lane := []byte{0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15}
 	return append(lane, lane...)
+}
+
+// WidenFours returns the table widenFours of UTF16AVX2.
+func WidenFours() []byte {
+	var t []byte
+	for p := range 4 {
+		a, b := p, (p+1)%4
+		if a > b {
+			a, b = b, a
+		}
+		var lane []byte
+		for _, w := range []int{a, b, a + 4, b + 4} {
+			lane = append(lane, byte(2*w), byte(2*w+1))
+		}
+		lane = append(lane, fill(0x80, 8)...)
+		t = append(t, lane...)
+		t = append(t, lane...)
+	}
+	return t
 }
 
 // words returns the 16-bit w in all 16 lanes of a Y register.

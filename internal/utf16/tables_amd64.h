@@ -1564,6 +1564,28 @@ DATA narrowKeys<>+0x10(SB)/8, $0x0b0a090803020100
 DATA narrowKeys<>+0x18(SB)/8, $0x0f0e0d0c07060504
 GLOBL narrowKeys<>(SB), RODATA|NOPTR, $32
 
+// widenFours, for each phase p = 0..3 of a step of 4-byte characters
+// alone, whose leads lie at lanes p, p+4, ...: 32 bytes that move the
+// units of lanes p and (p+1)%4 of each 4, a lead's and the one after
+// it, to the front of each lane of 8 units, in order, then zeros.
+DATA widenFours<>+0x00(SB)/8, $0x0b0a090803020100
+DATA widenFours<>+0x08(SB)/8, $0x8080808080808080
+DATA widenFours<>+0x10(SB)/8, $0x0b0a090803020100
+DATA widenFours<>+0x18(SB)/8, $0x8080808080808080
+DATA widenFours<>+0x20(SB)/8, $0x0d0c0b0a05040302
+DATA widenFours<>+0x28(SB)/8, $0x8080808080808080
+DATA widenFours<>+0x30(SB)/8, $0x0d0c0b0a05040302
+DATA widenFours<>+0x38(SB)/8, $0x8080808080808080
+DATA widenFours<>+0x40(SB)/8, $0x0f0e0d0c07060504
+DATA widenFours<>+0x48(SB)/8, $0x8080808080808080
+DATA widenFours<>+0x50(SB)/8, $0x0f0e0d0c07060504
+DATA widenFours<>+0x58(SB)/8, $0x8080808080808080
+DATA widenFours<>+0x60(SB)/8, $0x0f0e090807060100
+DATA widenFours<>+0x68(SB)/8, $0x8080808080808080
+DATA widenFours<>+0x70(SB)/8, $0x0f0e090807060100
+DATA widenFours<>+0x78(SB)/8, $0x8080808080808080
+GLOBL widenFours<>(SB), RODATA|NOPTR, $128
+
 // narrowPairs holds the constants of narrowAVX2's blocks of ASCII units
 // and surrogate pairs, each a word in all 16 lanes. At +0, DBFF: as
 // signed words, the units above it are ASCII and the low surrogates.

@@ -104,6 +104,22 @@ func testWidenValid(t *testing.T) {
 					}
 				}
 			}
+			// Steps of 4-byte characters alone, from each lane of their
+			// first lead (the ASCII before them), valid and with each
+			// ill-formed form at each place of the first steps.
+			pure := strings.Repeat("\U0001F4A9\U00010000\U0002A6D6\U0010FFFF\U00010437\U0001F600\U000E0001\U00040000", 6)
+			atStep := 1
+			if testing.Short() {
+				atStep = 3
+			}
+			for shift := range 8 {
+				for at := 0; at < 80; at += atStep {
+					for _, b := range append(bad, "") {
+						src := []byte(strings.Repeat("a", shift) + pure[:at] + b + pure[at:])
+						checkWidenValid(t, src, 3*len(src), kernel)
+					}
+				}
+			}
 			// A 3- or 4-byte character at each of the last bytes of a
 			// step and the first of the next, then what ends the run
 			// there: the end of src, an ill-formed byte, a character of

@@ -626,7 +626,28 @@ wv2kinds:
 	MOVL      R13, R12
 	MOVL      R10, R15
 	SHRL      $31, R15
+	CMPL      CX, $-1
+	JEQ       wv2fours
 	STORE_BLOCK(wv2loop)
+
+wv2fours:
+	// 4-byte characters alone: the first lead lies at lane p = 0..3 and
+	// the others 4 lanes apart, so that each 4 lanes keep their lanes p
+	// and (p+1)%4, 16 units in all, which widenFours moves to the front
+	// of each 8.
+	VPUNPCKLWD  Y6, Y5, Y0
+	VPUNPCKHWD  Y6, Y5, Y1
+	BSFL        R10, DX
+	SHLL        $5, DX
+	LEAQ        widenFours<>(SB), R13
+	VMOVDQU     (R13)(DX*1), Y2
+	VPSHUFB     Y2, Y0, Y0
+	VPSHUFB     Y2, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y0
+	VMOVDQU     Y0, (DI)(BX*1)
+	ADDQ        $32, R11
+	ADDQ        $32, BX
+	JMP         wv2loop
 
 wv2three:
 	// ASCII and 3-byte characters, after no 4-byte lead in the last
