@@ -1462,10 +1462,19 @@ narrow2pairsblock:
 	VPBLENDVB Y1, Y0, Y4, Y3
 	VPACKSSWB Y2, Y2, Y2
 	VPMOVMSKB Y2, AX
+	CMPL      AX, $-1
+	JEQ       narrow2pairsall
 	PACK(R15, AX, X3, 8, 1)
 	SHRL      $16, AX
 	VEXTRACTI128 $1, Y3, X3
 	PACK(R15, AX, X3, 8, 1)
+	ADDQ      $32, R11
+	JMP       narrow2pairs
+
+narrow2pairsall:
+	// Surrogates alone: each lane keeps its 2 bytes, in order.
+	VMOVDQU   Y3, (DI)(BX*1)
+	ADDQ      $32, BX
 	ADDQ      $32, R11
 	JMP       narrow2pairs
 
