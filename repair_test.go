@@ -173,7 +173,13 @@ func TestRepairPairs(t *testing.T) {
 		// With -short, the bytes where a lead's accepted range begins or
 		// ends (Table 3-7), and those just outside, and BC to BF, the
 		// second bytes of what OPTU8 escapes.
-		if !testing.Short() || c&0x0F == 0 || c&0x0F == 0x0F || c >= 0xBC {
+		switch {
+		case testing.Short() && raceEnabled:
+			// A sample (see raceEnabled): the ends of the ranges.
+			if c == 0x80 || c == 0x8F || c == 0x90 || c == 0x9F || c == 0xA0 || c == 0xBF {
+				seconds = append(seconds, c)
+			}
+		case !testing.Short() || c&0x0F == 0 || c&0x0F == 0x0F || c >= 0xBC:
 			seconds = append(seconds, c)
 		}
 	}

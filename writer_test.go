@@ -652,6 +652,9 @@ func TestWriterCountExactMerged(t *testing.T) {
 		step := 1
 		if testing.Short() {
 			step = 13
+			if raceEnabled {
+				step = 41 // a sample: see raceEnabled
+			}
 		}
 		for _, size := range []int{16, 4096, 1 << 16} {
 			for k := 0; k <= len(full); k += step + k%7 {

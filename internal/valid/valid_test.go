@@ -476,6 +476,9 @@ func TestValidPrefixBlockEdges(t *testing.T) {
 					// Only the offsets around each 16-byte edge.
 					continue
 				}
+				if testing.Short() && raceEnabled && off%16 != 0 && off%16 != 15 {
+					continue // a sample: see raceEnabled
+				}
 				head := cutAt(filler, off)
 				for _, tail := range tails {
 					p := []byte(head + seq + tail)
@@ -488,10 +491,14 @@ func TestValidPrefixBlockEdges(t *testing.T) {
 }
 
 func TestValidPrefixTruncated(t *testing.T) {
+	step := 1
+	if testing.Short() && raceEnabled {
+		step = 3 // a sample: see raceEnabled
+	}
 	for _, filler := range fillers {
 		for _, seq := range goodSeqs {
 			for k := 1; k < len(seq); k++ {
-				for n := 0; n <= 200; n++ {
+				for n := 0; n <= 200; n += step {
 					checkValidPrefix(t, []byte(cutAt(filler, n)+seq[:k]))
 				}
 			}
@@ -508,6 +515,9 @@ func TestValidPrefixTextgen(t *testing.T) {
 			restarts := 5000
 			if testing.Short() {
 				restarts = 500
+				if raceEnabled {
+					restarts = 100 // a sample: see raceEnabled
+				}
 			}
 			for i := 0; i < len(p) && i < restarts; {
 				n := prefixGeneric(p[i:])
@@ -529,7 +539,11 @@ func TestValidPrefixRandom(t *testing.T) {
 	for _, name := range textgen.Names[:10] {
 		texts = append(texts, textgen.Make(name, 1000))
 	}
-	for i := range 20000 {
+	count := 20000
+	if testing.Short() && raceEnabled {
+		count = 5000 // a sample: see raceEnabled
+	}
+	for i := range count {
 		n := rng.IntN(300)
 		var p []byte
 		switch i % 4 {
