@@ -79,8 +79,12 @@ func RequireUTF8() Option {
 // handler gets the bytes the policy produced, with an exact ContentLength
 // and Content-Length header. The limit applies to the decoded bytes of a
 // compressed body, so a small body that decodes to a large one gets 413
-// once limit bytes are decoded. By default, or with a limit of 0 or less,
-// the body is checked as the handler reads it and nothing is buffered.
+// once limit bytes are decoded, and to the bytes the policy produced, which
+// a repair can make larger than what was read (three bytes of U+FFFD for
+// one ill-formed byte under Replace, more with a longer Replacement): a body
+// that repairs to more than limit bytes gets 413 too. By default, or with a
+// limit of 0 or less, the body is checked as the handler reads it and
+// nothing is buffered.
 //
 // Each request holds up to limit bytes while its client sends the body, so
 // set [http.Server.ReadHeaderTimeout] and [http.Server.ReadTimeout] to

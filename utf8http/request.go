@@ -23,15 +23,15 @@ func (b *body) Close() error               { return b.c.Close() }
 
 // prevalidate reads the whole body through x.rd and gives it to the handler
 // in r, or answers the request and reports false. The limit applies to the
-// decoded body.
+// decoded body and to what the policy makes of it.
 func (m *middleware) prevalidate(x *exchange, w http.ResponseWriter, r *http.Request) bool {
 	x.rd.Reset(http.MaxBytesReader(w, io.NopCloser(x.src), m.o.prevalidate))
-	data, err := io.ReadAll(x.rd)
+	data, err := readAtMost(x.rd, m.o.prevalidate)
 	x.stats = x.rd.Stats()
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		switch {
-		case errors.As(err, &tooBig):
+		case errors.As(err, &tooBig) || err == errHeldTooMuch:
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 		case !WriteError(w, err):
 			http.Error(w, "cannot read request body", http.StatusBadRequest)
@@ -47,6 +47,42 @@ func (m *middleware) prevalidate(x *exchange, w http.ResponseWriter, r *http.Req
 		r.Header["Content-Length"] = []string{n}
 	}
 	return true
+}
+
+// errHeldTooMuch is readAtMost's error for a reader with more than limit
+// bytes.
+var errHeldTooMuch = errors.New("utf8http: request body too large")
+
+// readAtMost reads r to its end, as io.ReadAll does, into a slice that never
+// grows beyond limit bytes, and fails with errHeldTooMuch where r has more.
+func readAtMost(r io.Reader, limit int64) ([]byte, error) {
+	b := make([]byte, 0, min(limit, 512))
+	for {
+		if len(b) == cap(b) {
+			if int64(len(b)) >= limit {
+				// Full: one more byte is one too many.
+				var one [1]byte
+				n, err := io.ReadFull(r, one[:])
+				switch {
+				case n > 0:
+					return nil, errHeldTooMuch
+				case err == io.EOF:
+					return b, nil
+				}
+				return b, err
+			}
+			b = slices.Grow(b, int(min(int64(cap(b)), limit-int64(cap(b)))))
+			b = b[:len(b):min(int64(cap(b)), limit)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // withoutHeader returns a copy of h without the canonical keys. The copy

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/utf8stream/utf8stream"
@@ -267,6 +268,94 @@ func TestMiddlewareContentEncodingLimit(t *testing.T) {
 				t.Errorf("the request allocated %d bytes; want a bound set by the limit of %d", total, limit)
 			}
 		})
+	}
+}
+
+// TestMiddlewarePrevalidateGrowth checks that the limit of Prevalidate
+// bounds what the policy makes of the body as well as what is read: a
+// repair that makes the body larger than the limit gets 413, one that
+// stays within it reaches the handler whole, and a small compressed body
+// that repairs to many times the limit allocates no more than a bound set
+// by the limit.
+func TestMiddlewarePrevalidateGrowth(t *testing.T) {
+	const limit = 1 << 16
+	long := utf8stream.Replacement(strings.Repeat("x", 64))
+	bad := func(n int) []byte { return bytes.Repeat([]byte{0xFF}, n) }
+	tests := []struct {
+		desc   string
+		p      utf8stream.Policy
+		opts   []utf8stream.Option
+		body   []byte
+		gzip   bool
+		status int
+		want   string // the handler's body, where status is 200
+	}{
+		{"replace at limit", utf8stream.Replace, nil, bad(limit / 3), false, 200, strings.Repeat("\uFFFD", limit/3)},
+		{"replace over limit", utf8stream.Replace, nil, bad(limit/3 + 1), false, 413, ""},
+		{"backslashreplace at limit", utf8stream.BackslashReplace, nil, bad(limit / 4), false, 200, strings.Repeat(`\xff`, limit/4)},
+		{"backslashreplace over limit", utf8stream.BackslashReplace, nil, bad(limit/4 + 1), false, 413, ""},
+		{"drop at limit", utf8stream.Drop, nil, bad(limit), false, 200, ""},
+		{"drop over limit", utf8stream.Drop, nil, bad(limit + 1), false, 413, ""},
+		{"long replacement, compressed", utf8stream.Replace, []utf8stream.Option{long}, bad(limit), true, 413, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			body, headers := tc.body, []string{"Content-Type", "text/plain"}
+			if tc.gzip {
+				body, headers = compress(t, "gzip", body), append(headers, "Content-Encoding", "gzip")
+			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			status, reply, s := sendLocal(t, Middleware(tc.p, Prevalidate(limit), StreamOptions(tc.opts...)), newPost(body, headers...))
+			runtime.ReadMemStats(&after)
+			if status != tc.status {
+				t.Fatalf("status = %d %q; want %d", status, reply, tc.status)
+			}
+			if status != http.StatusOK {
+				if s.called {
+					t.Error("handler called")
+				}
+			} else if string(s.body) != tc.want || s.length != int64(len(tc.want)) {
+				t.Errorf("handler read %d bytes, ContentLength %d; want the %d of the repaired body", len(s.body), s.length, len(tc.want))
+			}
+			if total := after.TotalAlloc - before.TotalAlloc; total > 16*limit {
+				t.Errorf("the request allocated %d bytes; want a bound set by the limit of %d", total, limit)
+			}
+		})
+	}
+}
+
+// TestReadAtMost checks readAtMost against io.ReadAll at and around its
+// limit, through readers that return their data a byte at a time and with
+// io.EOF, and that its slice never has room for more than the limit.
+func TestReadAtMost(t *testing.T) {
+	readers := map[string]func(io.Reader) io.Reader{
+		"whole":    func(r io.Reader) io.Reader { return r },
+		"one byte": iotest.OneByteReader,
+		"data+EOF": iotest.DataErrReader,
+	}
+	for _, limit := range []int64{1, 7, 512, 513, 1500} {
+		for _, size := range []int64{0, limit - 1, limit, limit + 1, 3 * limit} {
+			data := bytes.Repeat([]byte("ab"), int(size))[:size]
+			for name, wrap := range readers {
+				got, err := readAtMost(wrap(bytes.NewReader(data)), limit)
+				switch {
+				case size > limit && err != errHeldTooMuch:
+					t.Errorf("limit %d, %d bytes, %s: %d bytes, %v; want errHeldTooMuch", limit, size, name, len(got), err)
+				case size <= limit && (err != nil || !bytes.Equal(got, data)):
+					t.Errorf("limit %d, %d bytes, %s: %d bytes, %v; want them all", limit, size, name, len(got), err)
+				case int64(cap(got)) > limit:
+					t.Errorf("limit %d, %d bytes, %s: cap %d", limit, size, name, cap(got))
+				}
+			}
+		}
+	}
+	boom := errors.New("boom")
+	if got, err := readAtMost(iotest.TimeoutReader(iotest.OneByteReader(strings.NewReader("abc"))), 10); err == nil || string(got) != "a" {
+		t.Errorf("after a read error: %q, %v; want \"a\" and the error", got, err)
+	}
+	if got, err := readAtMost(io.MultiReader(strings.NewReader("ab"), iotest.ErrReader(boom)), 2); err != boom || string(got) != "ab" {
+		t.Errorf("an error at the limit: %q, %v; want \"ab\", boom", got, err)
 	}
 }
 
