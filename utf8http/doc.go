@@ -59,12 +59,17 @@
 // Middleware(p, Responses()) around an
 // [net/http/httputil.ReverseProxy] checks what the upstream server
 // answers, compressed or not: the proxy forwards the rewritten
-// Accept-Encoding, so the upstream answers in gzip, deflate or identity. Under Reject, the status and the first [ResponseBuffer] bytes
-// (4 KiB by default) are held back, so a response found ill-formed within
-// them becomes a complete 500 Internal Server Error even though the proxy
-// flushes before the body; one found ill-formed after bytes went out is
-// aborted, and the client sees a reset stream or a body cut short, never a
-// complete-looking response.
+// Accept-Encoding, so the upstream answers in gzip, deflate or identity.
+// Under Reject, the status and the first [ResponseBuffer] bytes (4 KiB by
+// default) of an upstream response with a Content-Length are held back, so
+// one found ill-formed within them becomes a complete 500 Internal Server
+// Error even though the proxy flushes its header before the body. The
+// proxy flushes a response without a Content-Length (chunked or streamed)
+// after each write, as a stream needs, and each flush sends what came
+// before it, so such a response is held back only until its first bytes
+// arrive. One found ill-formed after bytes went out is aborted, and the
+// client sees a reset stream, a body cut short or a reset connection,
+// never a complete-looking response.
 //
 // # Clients
 //

@@ -190,7 +190,7 @@ func (m *middleware) serve(next http.Handler, w http.ResponseWriter, r *http.Req
 		next.ServeHTTP(w, r)
 		return
 	}
-	x.resp = responseWriter{rw: w, m: m, head: r.Method == http.MethodHead}
+	x.resp = responseWriter{rw: w, m: m, head: r.Method == http.MethodHead, http10: !r.ProtoAtLeast(1, 1)}
 	ae := r.Header["Accept-Encoding"]
 	x.resp.gzipOK = acceptsGzip(ae)
 	_, ranged := r.Header["Range"]

@@ -123,7 +123,8 @@ func CheckURL() Option {
 // "invalid UTF-8 in response body", and one found ill-formed later is
 // aborted by a panic with [http.ErrAbortHandler], after the valid bytes
 // before the error, so that the client sees a broken response (a reset
-// stream, or a body cut short of its Content-Length or its last chunk)
+// stream, a body cut short of its Content-Length or its last chunk, or a
+// reset connection where the body has neither, as to an HTTP/1.0 client)
 // rather than ill-formed bytes or a complete-looking one.
 //
 // A response in Content-Encoding gzip, x-gzip or deflate (zlib, or raw

@@ -1,15 +1,19 @@
 package utf8http
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -350,6 +354,78 @@ func TestMiddlewareProxyBackendFails(t *testing.T) {
 				}
 				if errors.Is(err, io.EOF) {
 					t.Errorf("error = %v; want no clean EOF", err)
+				}
+			})
+		}
+	}
+}
+
+// TestMiddlewareRejectUnframed checks, with a client of its own that
+// speaks HTTP/1.0 (and HTTP/1.1 to a handler that asks for
+// Transfer-Encoding identity), that a response rejected after bytes went
+// out and that has no Content-Length, whose end is the connection's close,
+// ends with a reset the client sees as an error, not with a close that
+// makes it look complete; and that a valid one, or one with a
+// Content-Length, ends as before.
+func TestMiddlewareRejectUnframed(t *testing.T) {
+	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
+		t.Skip("the simulated network has no reset")
+	}
+	valid := string(textgen.Make("russian", 12<<10)) // more than the ResponseBuffer
+	tests := []struct {
+		desc     string
+		proto    string // of the request line
+		identity bool   // the handler sets Transfer-Encoding identity
+		length   bool   // the handler sets Content-Length
+		body     string
+		broken   bool // the client must see an error
+	}{
+		{"HTTP/1.0 late", "HTTP/1.0", false, false, valid + "\xff", true},
+		{"HTTP/1.0 late, length", "HTTP/1.0", false, true, valid + "\xff", true},
+		{"HTTP/1.0 valid", "HTTP/1.0", false, false, valid, false},
+		{"HTTP/1.1 identity late", "HTTP/1.1", true, false, valid + "\xff", true},
+		{"HTTP/1.1 identity valid", "HTTP/1.1", true, false, valid, false},
+	}
+	for _, dep := range deployments {
+		for _, tc := range tests {
+			t.Run(dep+"/"+tc.desc, func(t *testing.T) {
+				app := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					w.Header().Set("Content-Type", "text/plain")
+					if tc.length {
+						w.Header().Set("Content-Length", strconv.Itoa(len(tc.body)))
+					}
+					if tc.identity {
+						w.Header().Set("Transfer-Encoding", "identity")
+					}
+					for s := tc.body; len(s) > 0; {
+						n := min(len(s), 3000)
+						if _, err := io.WriteString(w, s[:n]); err != nil {
+							return
+						}
+						s = s[n:]
+					}
+				})
+				url, _ := deploy(t, app, dep, "http1", utf8stream.Reject, Responses())
+				conn, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer conn.Close()
+				conn.SetDeadline(time.Now().Add(10 * time.Second))
+				fmt.Fprintf(conn, "GET / %s\r\nHost: test\r\nConnection: close\r\n\r\n", tc.proto)
+				resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := io.ReadAll(resp.Body)
+				if resp.StatusCode != http.StatusOK || !strings.HasPrefix(tc.body, string(got)) || !utf8.Valid(got) {
+					t.Fatalf("response = %d, %d bytes (%.20q...); want 200 and a valid prefix of the body", resp.StatusCode, len(got), got)
+				}
+				if tc.broken && err == nil {
+					t.Fatalf("response = %d with %d bytes and no error (%v); want it broken", resp.StatusCode, len(got), resp.Header)
+				}
+				if !tc.broken && (err != nil || string(got) != tc.body) {
+					t.Fatalf("response = %d bytes, %v; want the body whole", len(got), err)
 				}
 			})
 		}

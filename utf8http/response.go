@@ -30,6 +30,7 @@ type responseWriter struct {
 	rw       http.ResponseWriter
 	m        *middleware
 	head     bool
+	http10   bool               // the request is HTTP/1.0: a body without Content-Length ends at the close
 	gzipOK   bool               // the client accepts gzip
 	wr       *utf8stream.Writer // nil unless the body is checked
 	dec      *pushDecoder       // decodes a compressed body, or nil
@@ -279,9 +280,30 @@ func (w *responseWriter) fail(err error) {
 		return // the connection failed: nothing more can be sent
 	}
 	if w.sent {
-		panic(http.ErrAbortHandler)
+		w.abort()
 	}
 	w.answer(code, msg)
+}
+
+// abort ends a response of which bytes went out with a panic with
+// [http.ErrAbortHandler], on which net/http resets an HTTP/2 stream and
+// closes an HTTP/1.x connection short of the body's Content-Length or last
+// chunk. A body with neither, as to an HTTP/1.0 client, ends at that close
+// and would look complete, so its connection is reset first, after the
+// bytes written so far are flushed.
+func (w *responseWriter) abort() {
+	h := w.rw.Header()
+	if _, sized := h["Content-Length"]; !sized && (w.http10 || h.Get("Transfer-Encoding") == "identity") {
+		rc := http.NewResponseController(w.rw)
+		rc.Flush()
+		if c, _, err := rc.Hijack(); err == nil {
+			if tc, ok := c.(interface{ SetLinger(int) error }); ok {
+				tc.SetLinger(0) // a close sends a reset, not the end of the body
+			}
+			c.Close()
+		}
+	}
+	panic(http.ErrAbortHandler)
 }
 
 // answer discards what is held and answers the request with code and msg,
