@@ -173,8 +173,9 @@ func ResponseBuffer(n int) Option {
 // OnStats sets a function that [Middleware] calls once for each request it
 // checked a body of, after the handler returns (or after Middleware
 // answered the request itself), with the Stats of the request body and of
-// the response body. The Stats of a body that was not checked are zero with
-// First -1. By default nothing is called.
+// the response body; [Transport] calls it once for each response whose
+// body it checked, as its doc says. The Stats of a body that was not
+// checked are zero with First -1. By default nothing is called.
 func OnStats(f func(r *http.Request, body, response utf8stream.Stats)) Option {
 	return func(o *options) { o.onStats = f }
 }

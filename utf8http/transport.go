@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/utf8stream/utf8stream"
 )
@@ -13,8 +14,12 @@ import (
 // bodies of the responses that base returns, as [Middleware] does with
 // [Responses]: those of the media types [ContentTypes] lists that declare
 // no charset or UTF-8, and JSON whatever its charset. A nil base means
-// [http.DefaultTransport]. Of the options, Transport uses ContentTypes
-// and [StreamOptions], and ignores the others.
+// [http.DefaultTransport]. Of the options, Transport uses ContentTypes,
+// [StreamOptions] and [OnStats], and ignores the others. It calls the
+// OnStats function once for each response whose body it checks, when the
+// caller has read that body to its end (or to an error) or closed it,
+// whichever comes first, with the request, the Stats of the request body
+// (zero with First -1: it is not checked) and those of the response body.
 //
 // A checked body is read through a [utf8stream.Reader] as the caller reads
 // it, in the caller's buffer: nothing is read ahead. Under
@@ -61,6 +66,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
+	caller := req // for OnStats: the request as the caller made it
 	if v, changed := decodableCodings(req.Header["Accept-Encoding"]); changed {
 		r := *req // a shallow copy, as RoundTrippers may not modify req
 		r.Header = withoutHeader(req.Header, "Accept-Encoding")
@@ -78,7 +84,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body.Close()
 		return nil, errors.New("utf8http: response Content-Encoding " + strconv.Quote(resp.Header.Get("Content-Encoding")) + " is not supported")
 	}
-	b := &clientBody{orig: resp.Body}
+	b := &clientBody{orig: resp.Body, req: caller, onStats: t.m.o.onStats, stats: noStats}
 	var src io.Reader = resp.Body
 	if coding != "" {
 		src = &decoder{coding: coding, what: "response body", raw: true, src: source{r: resp.Body}}
@@ -98,11 +104,47 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // clientBody is a response body that Transport checks. The decoder of a
 // compressed body goes back to its pool when the body is read to its end,
-// never at Close, which may come while a Read is under way.
+// never at Close, which may come while a Read is under way; so mu guards
+// what Close reads of the Stats.
 type clientBody struct {
-	rd   *utf8stream.Reader
-	orig io.ReadCloser
+	rd      *utf8stream.Reader
+	orig    io.ReadCloser
+	req     *http.Request
+	onStats func(r *http.Request, body, response utf8stream.Stats) // or nil
+
+	mu       sync.Mutex
+	stats    utf8stream.Stats // rd's, after the last Read
+	reported bool             // onStats was called
 }
 
-func (b *clientBody) Read(p []byte) (int, error) { return b.rd.Read(p) }
-func (b *clientBody) Close() error               { return b.orig.Close() }
+func (b *clientBody) Read(p []byte) (int, error) {
+	n, err := b.rd.Read(p)
+	if b.onStats != nil {
+		b.mu.Lock()
+		b.stats = b.rd.Stats()
+		b.mu.Unlock()
+		if err != nil {
+			b.report()
+		}
+	}
+	return n, err
+}
+
+func (b *clientBody) Close() error {
+	err := b.orig.Close()
+	if b.onStats != nil {
+		b.report()
+	}
+	return err
+}
+
+// report calls onStats, the first time only.
+func (b *clientBody) report() {
+	b.mu.Lock()
+	first, s := !b.reported, b.stats
+	b.reported = true
+	b.mu.Unlock()
+	if first {
+		b.onStats(b.req, noStats, s)
+	}
+}

@@ -345,3 +345,79 @@ func BenchmarkTransport(b *testing.B) {
 		}
 	}
 }
+
+// TestTransportOnStats checks that Transport calls the OnStats function
+// once for each response whose body it checks, when the body is read to
+// its end or closed first, with the caller's request, the Stats of an
+// unchecked request body and those of a Reader over the same response
+// body; and never for a body it does not check.
+func TestTransportOnStats(t *testing.T) {
+	in := []byte("caf\xe9 \xed\xa0\x80 ok " + strings.Repeat("z", 5000) + "\xf0\x9f")
+	want := func(n int) utf8stream.Stats {
+		r := utf8stream.NewReader(bytes.NewReader(in[:n]), utf8stream.Replace)
+		io.Copy(io.Discard, r)
+		return r.Stats()
+	}
+	for _, proto := range protos {
+		for _, tc := range []struct {
+			desc  string
+			query string
+			read  bool // read the body to its end before Close
+			calls int
+		}{
+			{"read", "", true, 1},
+			{"read, gzip", "?coding=gzip", true, 1},
+			{"closed unread", "", false, 1},
+			{"not checked", "?type=image/png", true, 0},
+		} {
+			t.Run(proto+"/"+tc.desc, func(t *testing.T) {
+				url, client, _ := textServer(t, proto, in)
+				var mu sync.Mutex
+				var calls []utf8stream.Stats
+				var seen []string
+				client.Transport = Transport(client.Transport, utf8stream.Replace, OnStats(func(r *http.Request, body, response utf8stream.Stats) {
+					mu.Lock()
+					defer mu.Unlock()
+					if body != noStats {
+						t.Errorf("request body Stats %+v; want %+v", body, noStats)
+					}
+					calls = append(calls, response)
+					seen = append(seen, r.Header.Get("Accept-Encoding"))
+				}))
+				req, err := http.NewRequest(http.MethodGet, url+tc.query, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.Header.Set("Accept-Encoding", "gzip, br")
+				resp, err := client.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tc.read {
+					if _, err := io.ReadAll(resp.Body); err != nil {
+						t.Fatal(err)
+					}
+				}
+				resp.Body.Close()
+				mu.Lock()
+				defer mu.Unlock()
+				if len(calls) != tc.calls {
+					t.Fatalf("OnStats called %d times; want %d", len(calls), tc.calls)
+				}
+				if tc.calls == 0 {
+					return
+				}
+				w := want(len(in))
+				if !tc.read {
+					w = want(0)
+				}
+				if calls[0] != w {
+					t.Errorf("response Stats %+v; want %+v", calls[0], w)
+				}
+				if seen[0] != "gzip, br" {
+					t.Errorf("OnStats saw Accept-Encoding %q; want the caller's request, %q", seen[0], "gzip, br")
+				}
+			})
+		}
+	}
+}
