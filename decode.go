@@ -442,22 +442,34 @@ var cp1252 = [32]uint16{
 	0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
 }
 
+// decode1252 writes the characters of Windows1252 for the bytes of u to dst
+// and returns their length, or reports false and writes nothing where they
+// do not fit: they take 2 or 3 bytes each.
 func decode1252(dst, u []byte) (int, bool) {
-	if len(dst) < 3*len(u) {
+	need := 0
+	for _, b := range u {
+		need += utf8.RuneLen(char1252(b))
+	}
+	if len(dst) < need {
 		return 0, false
 	}
 	n := 0
 	for _, b := range u {
-		r := rune(b)
-		switch {
-		case b < 0x80: // NUL under NoNUL
-			r = utf8.RuneError
-		case b < 0xA0:
-			if r = rune(cp1252[b-0x80]); r == 0 {
-				r = utf8.RuneError
-			}
-		}
-		n += utf8.EncodeRune(dst[n:], r)
+		n += utf8.EncodeRune(dst[n:], char1252(b))
 	}
 	return n, true
+}
+
+// char1252 is the character Windows1252 writes for the ill-formed byte b.
+func char1252(b byte) rune {
+	switch {
+	case b < 0x80: // NUL under NoNUL
+		return utf8.RuneError
+	case b < 0xA0:
+		if r := rune(cp1252[b-0x80]); r != 0 {
+			return r
+		}
+		return utf8.RuneError
+	}
+	return rune(b)
 }

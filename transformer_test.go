@@ -307,6 +307,35 @@ func TestTransformShortDstProgress(t *testing.T) {
 	}
 }
 
+// TestTransformShortDstFills checks that Transform returns ErrShortDst
+// only after writing all that fits: for each prefix of a vector that ends
+// on a unit (a character or a maximal subpart: where cutting the input
+// changes nothing Replace writes), one call with a dst of exactly the
+// length of that prefix's output writes all of it.
+func TestTransformShortDstFills(t *testing.T) {
+	replace := func(s string) string {
+		out, _ := transformString(NewTransformer(Replace), s)
+		return out
+	}
+	for _, tc := range vectors {
+		whole := replace(tc.in)
+		for _, p := range allPolicies {
+			want, _ := transformString(NewTransformer(p), tc.in)
+			for k := 0; k <= len(tc.in); k++ {
+				part, _ := transformString(NewTransformer(p), tc.in[:k])
+				if replace(tc.in[:k])+replace(tc.in[k:]) != whole || !strings.HasPrefix(want, part) {
+					continue // k cuts a unit, or Reject stops before it
+				}
+				dst := make([]byte, len(part))
+				nDst, _, err := NewTransformer(p).Transform(dst, []byte(tc.in), true)
+				if nDst != len(part) {
+					t.Fatalf("%v %s: Transform into %d bytes wrote %q, %v; want %q", p, tc.desc, len(dst), dst[:nDst], err, part)
+				}
+			}
+		}
+	}
+}
+
 // TestSpan checks that Span stops exactly at the first byte Transform would
 // change, and reports an unfinished tail as ErrShortSrc.
 func TestSpan(t *testing.T) {
