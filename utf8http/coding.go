@@ -253,6 +253,9 @@ type decoder struct {
 	err    error         // sticky
 }
 
+// errEmpty is the error of open for a compressed body of no bytes.
+var errEmpty = errors.New("empty body")
+
 // errTrailing is the error of a compressed body with data after its end.
 var errTrailing = errors.New("data after the end")
 
@@ -262,7 +265,10 @@ func (d *decoder) Read(p []byte) (n int, err error) {
 	}
 	if d.r == nil {
 		if err := d.open(); err != nil {
-			d.err = d.fail(err)
+			d.err = io.EOF // an empty body counts as empty text, as in responses
+			if err != errEmpty {
+				d.err = d.fail(err)
+			}
 			d.release()
 			return 0, d.err
 		}
@@ -297,6 +303,9 @@ func (d *decoder) open() error {
 		d.br = bufio.NewReader(&d.src)
 	} else {
 		d.br.Reset(&d.src)
+	}
+	if _, err := d.br.Peek(1); err == io.EOF {
+		return errEmpty
 	}
 	d.c = codecGzip
 	if d.coding == "deflate" {

@@ -36,10 +36,12 @@
 // (the zlib format, RFC 9110, section 8.4.1.2) is decoded with
 // [compress/gzip] or [compress/zlib], checked, and handed to the handler
 // decoded: without Content-Encoding and Content-Length headers and with
-// ContentLength -1. A body that does not decode (not in its format,
-// truncated, a bad checksum, data after the end) makes Body.Read fail with
-// an error that [WriteError] answers with 400 Bad Request, "corrupt gzip
-// request body"; [Prevalidate] answers the same itself. The limit of
+// ContentLength -1. A body of no bytes is an empty body, as net/http's
+// client takes an empty compressed response. A body that does not decode
+// (not in its format, truncated, a bad checksum, data after the end) makes
+// Body.Read fail with an error that [WriteError] answers with 400 Bad
+// Request, "corrupt gzip request body"; [Prevalidate] answers the same
+// itself. The limit of
 // Prevalidate counts decoded bytes, so a small body that decodes to a huge
 // one gets 413 once the limit is reached. Any other coding (br, zstd,
 // compress) and a chain of two codings get 415 with an Accept-Encoding

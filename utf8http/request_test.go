@@ -107,6 +107,35 @@ func TestMiddlewareContentEncoding(t *testing.T) {
 	}
 }
 
+// TestMiddlewareContentEncodingEmpty checks that a request body of no
+// bytes with Content-Encoding gzip or deflate reaches the handler as an
+// empty body, as net/http's client and Responses take an empty compressed
+// response, whether sent with a Content-Length of 0 or chunked.
+func TestMiddlewareContentEncodingEmpty(t *testing.T) {
+	for _, coding := range []string{"gzip", "deflate"} {
+		for _, chunked := range []bool{false, true} {
+			for _, limit := range []int64{0, 1 << 20} {
+				t.Run(fmt.Sprintf("%s/chunked=%v/prevalidate=%d", coding, chunked, limit), func(t *testing.T) {
+					post := newPost(nil, "Content-Type", "text/plain", "Content-Encoding", coding)
+					req := func(url string) *http.Request {
+						r := post(url)
+						if chunked {
+							r.Body = io.NopCloser(strings.NewReader(""))
+							r.ContentLength = -1
+							r.TransferEncoding = []string{"chunked"}
+						}
+						return r
+					}
+					status, reply, s := sendLocal(t, Middleware(utf8stream.Reject, Prevalidate(limit)), req)
+					if status != http.StatusOK || !s.called || len(s.body) != 0 || s.err != nil {
+						t.Errorf("response = %d %q, handler called %v, read %q, %v; want 200 and an empty body", status, reply, s.called, s.body, s.err)
+					}
+				})
+			}
+		}
+	}
+}
+
 func TestMiddlewareContentEncodingRefused(t *testing.T) {
 	in := []byte("{\"name\":\"Andr\xe9\"}")
 	tests := []struct {
