@@ -19,8 +19,8 @@ func TestCliff(t *testing.T) {
 	size := 1 << 20
 	if testing.Short() {
 		size = 1 << 18
-		if raceEnabled {
-			size = 1 << 15 // a sample: see raceEnabled
+		if sampled {
+			size = 1 << 15 // a sample: see sampled
 		}
 	}
 	dst := make([]byte, 4*size+64)

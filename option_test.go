@@ -422,8 +422,8 @@ func TestLines(t *testing.T) {
 	if testing.Short() {
 		combos = []optCombo{{"none", 0}, {"all", 127}}
 		cutStep = 3
-		if raceEnabled {
-			cutStep = 11 // a sample: see raceEnabled
+		if sampled {
+			cutStep = 11 // a sample: see sampled
 		}
 	}
 	for _, in := range linesInputs() {

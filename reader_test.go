@@ -168,8 +168,12 @@ func TestReaderMixedReads(t *testing.T) {
 // TestReaderLongInputs reads generated text with 1% ill-formed bytes through
 // small random reads.
 func TestReaderLongInputs(t *testing.T) {
+	size := 100_000
+	if testing.Short() && sampled {
+		size = 20_000 // a sample: see sampled
+	}
 	for _, name := range []string{"invalid1pct", "random", "emoji"} {
-		in := string(textgen.Make(name, 100_000))
+		in := string(textgen.Make(name, size))
 		for _, p := range allPolicies {
 			want, wantErr := transformString(NewTransformer(p), in)
 			if wantErr == nil {

@@ -174,8 +174,8 @@ func TestRepairPairs(t *testing.T) {
 		// ends (Table 3-7), and those just outside, and BC to BF, the
 		// second bytes of what OPTU8 escapes.
 		switch {
-		case testing.Short() && raceEnabled:
-			// A sample (see raceEnabled): the ends of the ranges.
+		case testing.Short() && sampled:
+			// A sample (see sampled): the ends of the ranges.
 			if c == 0x80 || c == 0x8F || c == 0x90 || c == 0x9F || c == 0xA0 || c == 0xBF {
 				seconds = append(seconds, c)
 			}

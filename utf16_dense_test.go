@@ -268,8 +268,8 @@ func TestWideEncodeValidating(t *testing.T) {
 	limit := 200
 	if testing.Short() {
 		limit = 70
-		if raceEnabled {
-			limit = 20 // a sample: see raceEnabled
+		if sampled {
+			limit = 20 // a sample: see sampled
 		}
 	}
 	for at := 0; at < limit; at++ {

@@ -364,8 +364,8 @@ func TestBMPOnlyDocumented(t *testing.T) {
 // to 12 bytes.
 func TestVariantsChunking(t *testing.T) {
 	cutStep := 1
-	if testing.Short() && raceEnabled {
-		cutStep = 5 // a sample: see raceEnabled
+	if testing.Short() && sampled {
+		cutStep = 5 // a sample: see sampled
 	}
 	var inputs []string
 	for _, in := range variantVectors {
@@ -437,6 +437,9 @@ func TestVariantsDense(t *testing.T) {
 	size := 5000
 	if testing.Short() {
 		size = 1500
+		if sampled {
+			size = 500 // a sample: see sampled
+		}
 	}
 	inputs := [][]byte{[]byte(b.String())[:3*size], textgen.Make("random", size), textgen.Make("emoji", size), textgen.Make("invalid1pct", size)}
 	for _, combo := range variantCombos {
@@ -573,7 +576,11 @@ func TestVariantsAllocs(t *testing.T) {
 			io.CopyBuffer(io.Discard, struct{ io.Reader }{r}, buf)
 			w := NewWriter(io.Discard, p, opts...)
 			w.Write(in)
-			allocs := testing.AllocsPerRun(10, func() {
+			runs := 10
+			if testing.Short() && sampled {
+				runs = 2 // a sample: see sampled
+			}
+			allocs := testing.AllocsPerRun(runs, func() {
 				tr.Reset()
 				tr.Transform(dst, in, true)
 				br.Reset(in)

@@ -568,8 +568,8 @@ func TestWriterOneWrite(t *testing.T) {
 	if testing.Short() {
 		combos = []optCombo{{"none", 0}, {"NoNUL", 1}, {"all", 127}}
 		step = 7
-		if raceEnabled {
-			combos = combos[:1] // a sample: see raceEnabled
+		if sampled {
+			combos = combos[:1] // a sample: see sampled
 		}
 	}
 	for _, combo := range combos {
@@ -652,8 +652,8 @@ func TestWriterCountExactMerged(t *testing.T) {
 		step := 1
 		if testing.Short() {
 			step = 13
-			if raceEnabled {
-				step = 41 // a sample: see raceEnabled
+			if sampled {
+				step = 41 // a sample: see sampled
 			}
 		}
 		for _, size := range []int{16, 4096, 1 << 16} {
