@@ -76,6 +76,8 @@ owner when the system allows it. A file with several hard links is
 rewritten in place, once the temporary file holds the whole result, so
 that every link sees the fix; the space is reserved first, and should the
 write still fail, the message names the temporary file, which is kept.
+A file named twice (two paths, links, or a directory and a file in it) is
+rewritten once.
 SIGINT (Ctrl-C), SIGTERM and SIGHUP remove the temporary files and end fix
 by the same signal (the shell shows status 130, 143 or 129): each file is
 then as it was or wholly fixed. Only a fix killed mid-way by SIGKILL or a

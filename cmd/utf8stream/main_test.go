@@ -77,7 +77,7 @@ func TestUsage(t *testing.T) {
 			"NAME: binary file, T ill-formed subparts (B bytes)", `"binary":true`, "-binary", "gofmt -l"}, emptyStder: true},
 		{desc: "help fix", args: []string{"help", "fix"}, code: 0, stdout: []string{"usage: utf8stream fix", "Examples:", "-policy P", "-replacement STRING", "-strip-bom", "(default replace)",
 			"refuses an output that is one of the inputs, standard input\nincluded", ".NAME.utf8stream-XXXX", "untouched: same inode,\nsame modification time",
-			"refuses a file it\nmay not write, as gofmt -w does", "several hard links is\nrewritten in place", "killed mid-way", "in parallel", "written directly",
+			"refuses a file it\nmay not write, as gofmt -w does", "several hard links is\nrewritten in place", "is\nrewritten once", "killed mid-way", "in parallel", "written directly",
 			"-o /dev/stdout appends", "binary file, skipped", "NUL byte", "-binary", "SIGINT (Ctrl-C), SIGTERM and SIGHUP", "130, 143 or 129", "gofmt -l"}, emptyStder: true},
 		{desc: "help restore", args: []string{"help", "restore"}, code: 0, stdout: []string{"usage: utf8stream restore", "Examples:", "-no-nul", "see utf8stream help fix"}, emptyStder: true},
 		{desc: "help unknown", args: []string{"help", "frob"}, code: 2, stderr: []string{`unknown command "frob"`}, noStdout: true},

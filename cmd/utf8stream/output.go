@@ -95,7 +95,7 @@ func isOutputError(err error) bool {
 // It returns the worst exit status.
 func (e *env) filterFiles(files []string, o *outputFlags, f filter) int {
 	if o.inPlace {
-		status, _ := e.each(files, func(e *env, name string) int {
+		status, _ := e.each(onceEach(files), func(e *env, name string) int {
 			return e.rewriteStatus(name, o, f)
 		})
 		return status
@@ -356,6 +356,54 @@ func (e *env) rewriteStatus(name string, o *outputFlags, f filter) int {
 	return e.status(displayName(name), err)
 }
 
+// errNotRegular is the error of -w on a file that is not a regular file.
+var errNotRegular = errors.New("not a regular file; -w rewrites regular files only")
+
+// onceEach returns files without the names of a file named before them, by
+// the same path or another (a symbolic or a hard link, or a directory and a
+// file in it), so that -w rewrites each file once: two jobs on one file
+// would each read it while the other writes it, and a second escape of
+// what the first escaped would not restore. Names that cannot be examined
+// are kept, for their job to report.
+func onceEach(files []string) []string {
+	seen := make(map[any]bool, len(files))
+	out := make([]string, 0, len(files))
+	for _, name := range files {
+		if id, ok := fileIdentity(name); ok {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// fileIdentity returns what tells the file name leads to from every other
+// file: its device and inode where the system has them, and otherwise its
+// absolute path with symbolic links resolved.
+func fileIdentity(name string) (any, bool) {
+	if name == "-" {
+		return nil, false
+	}
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, false
+	}
+	if id, ok := deviceInode(fi); ok {
+		return id, true
+	}
+	p, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return nil, false
+	}
+	if p, err = filepath.Abs(p); err != nil {
+		return nil, false
+	}
+	return p, true
+}
+
 // rewrite runs f on the file name and replaces the file with the result,
 // through an atomicFile. It leaves a file whose result is its own content
 // untouched, and so is a file that looks binary, unless o.binary is set. A
@@ -368,6 +416,11 @@ func (e *env) rewrite(name string, o *outputFlags, f filter) (err error) {
 	if err != nil {
 		return &readError{err}
 	}
+	// Refused before it is opened: opening a named pipe would wait for a
+	// writer, and read what it writes.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return &readError{errNotRegular}
+	}
 	fh, err := os.Open(path)
 	if err != nil {
 		return &readError{err}
@@ -379,7 +432,7 @@ func (e *env) rewrite(name string, o *outputFlags, f filter) (err error) {
 	}
 	defer in.Close()
 	if !in.fi.Mode().IsRegular() {
-		return &readError{errors.New("not a regular file; -w rewrites regular files only")}
+		return &readError{errNotRegular}
 	}
 	e.noteLeftovers(path)
 	w := &rewriter{path: path, in: in}

@@ -38,6 +38,11 @@ func expand(files []string) (out []string, errs map[string]error) {
 					return filepath.SkipDir
 				}
 			case d.Type().IsRegular():
+				if path == "-" {
+					// A file named "-" in the directory ".": not
+					// standard input.
+					path = "." + string(filepath.Separator) + path
+				}
 				out = append(out, path)
 			}
 			return nil
