@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -26,12 +27,20 @@ func (b *body) Close() error               { return b.c.Close() }
 // decoded body and to what the policy makes of it.
 func (m *middleware) prevalidate(x *exchange, w http.ResponseWriter, r *http.Request) bool {
 	x.rd.Reset(http.MaxBytesReader(w, io.NopCloser(x.src), m.o.prevalidate))
-	data, err := readAtMost(x.rd, m.o.prevalidate)
+	// One byte past the limit tells a body that repairs to more.
+	n := m.o.prevalidate
+	if n < math.MaxInt64 {
+		n++
+	}
+	data, err := io.ReadAll(io.LimitReader(x.rd, n))
 	x.stats = x.rd.Stats()
+	if err == nil && int64(len(data)) > m.o.prevalidate {
+		err = &http.MaxBytesError{Limit: m.o.prevalidate}
+	}
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		switch {
-		case errors.As(err, &tooBig) || err == errHeldTooMuch:
+		case errors.As(err, &tooBig):
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 		case !WriteError(w, err):
 			http.Error(w, "cannot read request body", http.StatusBadRequest)
@@ -47,42 +56,6 @@ func (m *middleware) prevalidate(x *exchange, w http.ResponseWriter, r *http.Req
 		r.Header["Content-Length"] = []string{n}
 	}
 	return true
-}
-
-// errHeldTooMuch is readAtMost's error for a reader with more than limit
-// bytes.
-var errHeldTooMuch = errors.New("utf8http: request body too large")
-
-// readAtMost reads r to its end, as io.ReadAll does, into a slice that never
-// grows beyond limit bytes, and fails with errHeldTooMuch where r has more.
-func readAtMost(r io.Reader, limit int64) ([]byte, error) {
-	b := make([]byte, 0, min(limit, 512))
-	for {
-		if len(b) == cap(b) {
-			if int64(len(b)) >= limit {
-				// Full: one more byte is one too many.
-				var one [1]byte
-				n, err := io.ReadFull(r, one[:])
-				switch {
-				case n > 0:
-					return nil, errHeldTooMuch
-				case err == io.EOF:
-					return b, nil
-				}
-				return b, err
-			}
-			b = slices.Grow(b, int(min(int64(cap(b)), limit-int64(cap(b)))))
-			b = b[:len(b):min(int64(cap(b)), limit)]
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
 }
 
 // withoutHeader returns a copy of h without the canonical keys. The copy

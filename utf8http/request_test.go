@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"testing/iotest"
 	"time"
 
 	"github.com/utf8stream/utf8stream"
@@ -324,40 +323,6 @@ func TestMiddlewarePrevalidateLimit(t *testing.T) {
 				t.Errorf("the request allocated %d bytes; want a bound set by the limit of %d", total, limit)
 			}
 		})
-	}
-}
-
-// TestReadAtMost checks readAtMost against io.ReadAll at and around its
-// limit, through readers that return their data a byte at a time and with
-// io.EOF, and that its slice never has room for more than the limit.
-func TestReadAtMost(t *testing.T) {
-	readers := map[string]func(io.Reader) io.Reader{
-		"whole":    func(r io.Reader) io.Reader { return r },
-		"one byte": iotest.OneByteReader,
-		"data+EOF": iotest.DataErrReader,
-	}
-	for _, limit := range []int64{1, 7, 512, 513, 1500} {
-		for _, size := range []int64{0, limit - 1, limit, limit + 1, 3 * limit} {
-			data := bytes.Repeat([]byte("ab"), int(size))[:size]
-			for name, wrap := range readers {
-				got, err := readAtMost(wrap(bytes.NewReader(data)), limit)
-				switch {
-				case size > limit && err != errHeldTooMuch:
-					t.Errorf("limit %d, %d bytes, %s: %d bytes, %v; want errHeldTooMuch", limit, size, name, len(got), err)
-				case size <= limit && (err != nil || !bytes.Equal(got, data)):
-					t.Errorf("limit %d, %d bytes, %s: %d bytes, %v; want them all", limit, size, name, len(got), err)
-				case int64(cap(got)) > limit:
-					t.Errorf("limit %d, %d bytes, %s: cap %d", limit, size, name, cap(got))
-				}
-			}
-		}
-	}
-	boom := errors.New("boom")
-	if got, err := readAtMost(iotest.TimeoutReader(iotest.OneByteReader(strings.NewReader("abc"))), 10); err == nil || string(got) != "a" {
-		t.Errorf("after a read error: %q, %v; want \"a\" and the error", got, err)
-	}
-	if got, err := readAtMost(io.MultiReader(strings.NewReader("ab"), iotest.ErrReader(boom)), 2); err != boom || string(got) != "ab" {
-		t.Errorf("an error at the limit: %q, %v; want \"ab\", boom", got, err)
 	}
 }
 
