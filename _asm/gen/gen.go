@@ -10,10 +10,14 @@
 package gen
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
@@ -29,12 +33,26 @@ type File struct {
 	*build.Context
 	pkg      string
 	includes []string
+	header   []string
 	consts   map[operand.U32]string
 }
 
-// NewFile returns a file of package pkg that includes the headers named.
+// NewFile returns a file of package pkg that includes the headers named,
+// in their order. Name textflag.h before a header whose GLOBL lines use
+// its flags; where it is not named, it comes first.
 func NewFile(pkg string, includes ...string) *File {
+	if !slices.Contains(includes, "textflag.h") {
+		includes = append([]string{"textflag.h"}, includes...)
+	}
 	return &File{Context: build.NewContext(), pkg: pkg, includes: includes, consts: map[operand.U32]string{}}
+}
+
+// Header adds comment lines to the top of the file, after the line that
+// says it is generated (avo writes comments only inside functions).
+func (f *File) Header(lines ...string) {
+	for _, l := range lines {
+		f.header = append(f.header, "// "+l)
+	}
 }
 
 // constBase is where the placeholders of Const start: above any value an
@@ -99,8 +117,11 @@ func (s symImm) Asm() string { return "$" + string(s) }
 
 // Generate writes the file to the path of the -out flag.
 func (f *File) Generate() {
-	out := flag.String("out", "", "write the assembly to `file`")
-	flag.Parse()
+	// A flag set of its own: avo's build package defines -out on
+	// flag.CommandLine for build.Generate.
+	flags := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
+	out := flags.String("out", "", "write the assembly to `file`")
+	flags.Parse(os.Args[1:])
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: -out file")
 		os.Exit(2)
@@ -135,7 +156,24 @@ func (f *File) build() ([]byte, error) {
 		return nil, err
 	}
 	cfg := printer.Config{Argv: []string{"go", "run", "./" + f.pkg}, Pkg: f.pkg}
-	return printer.NewGoAsm(cfg).Print(file)
+	src, err := printer.NewGoAsm(cfg).Print(file)
+	if err != nil {
+		return nil, err
+	}
+	// avo leaves out an argument size of 0, which the assembler then
+	// records as unknown; the Go declarations say it is 0.
+	for _, fn := range file.Functions() {
+		if fn.Signature != nil && fn.ArgumentBytes() == 0 {
+			re := regexp.MustCompile(`(?m)^(TEXT ·` + regexp.QuoteMeta(fn.Name) + `\(SB\).*\$[0-9]+)$`)
+			src = re.ReplaceAll(src, []byte("$1-0"))
+		}
+	}
+	if len(f.header) == 0 {
+		return src, nil
+	}
+	generated, rest, _ := bytes.Cut(src, []byte("\n"))
+	header := strings.Join(f.header, "\n")
+	return slices.Concat(generated, []byte("\n\n"+header+"\n"), rest), nil
 }
 
 // checkLabels fails on a jump to a label the function does not have and on
