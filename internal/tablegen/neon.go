@@ -16,7 +16,7 @@ const (
 
 var neonBits = []bit{
 	{"TwoConts", NEONTwoConts, "a continuation byte after a byte that leads nothing\n" +
-		"(ASCII or a continuation byte: valid_amd64.s's\n" +
+		"(ASCII or a continuation byte: the amd64 tables'\n" +
 		"TooLong and TwoConts), wanted only 2 or 3 bytes after\n" +
 		"a 3- or 4-byte lead"},
 	{"TooShort", NEONTooShort, "a lead byte not followed by a continuation byte"},
@@ -87,7 +87,7 @@ func ValidNEON() File {
 		Name: "tables_arm64.h",
 		Doc: "The lookup tables of valid_arm64.s, which includes this file.\n" +
 			"\n" +
-			"The error bits of the tables, by the names of valid_amd64.s, in an\n" +
+			"The error bits of the tables, by the names of tables_amd64.h, in an\n" +
 			"order of their own:\n" +
 			"\n" +
 			bitList(neonBits) +

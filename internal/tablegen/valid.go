@@ -24,8 +24,8 @@ var validBits = []bit{
 	{"Overlong2", Overlong2, "C0 or C1 followed by a continuation byte"},
 	{"Overlong4", Overlong4, "F0 followed by 80..8F; also F5..FF followed by 80..8F\n(simdjson's TooLarge1000)"},
 	{"TwoConts", TwoConts, "a continuation byte followed by one; wanted only 2 or 3\n" +
-		"bytes after a 3- or 4-byte lead, where CHECK2 and CHECK4\n" +
-		"flip it"},
+		"bytes after a 3- or 4-byte lead, where the kernels'\n" +
+		"checks (_asm/valid) flip it"},
 	{"Carry", Carry, "TooShort|TooLong|TwoConts: the bits that the low nibble\n" +
 		"of the earlier byte does not decide"},
 }
@@ -156,8 +156,9 @@ func ValidAMD64() File {
 					"the one before that greater than EF (a 4-byte lead). Every other byte\n" +
 					"is FF."},
 			{Name: "high", Data: fill(TwoConts, 32),
-				Doc: "high holds 0x80 in every byte: the bit of TwoConts that CHECK2R takes\n" +
-					"from the bytes two and three places before."},
+				Doc: "high holds 0x80 in every byte: the bit of TwoConts that the AVX2\n" +
+					"check (checkR, _asm/valid) takes from the bytes two and three places\n" +
+					"before."},
 			{Name: "iota", Data: iota,
 				Doc: "iota holds the bytes 0 to 31, for masks of the first or last n bytes\n" +
 					"of a block."},

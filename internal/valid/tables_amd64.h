@@ -14,8 +14,8 @@
 //	Overlong4  0x40  F0 followed by 80..8F; also F5..FF followed by 80..8F
 //	                 (simdjson's TooLarge1000)
 //	TwoConts   0x80  a continuation byte followed by one; wanted only 2 or 3
-//	                 bytes after a 3- or 4-byte lead, where CHECK2 and CHECK4
-//	                 flip it
+//	                 bytes after a 3- or 4-byte lead, where the kernels'
+//	                 checks (_asm/valid) flip it
 //	Carry      0x83  TooShort|TooLong|TwoConts: the bits that the low nibble
 //	                 of the earlier byte does not decide
 //
@@ -143,8 +143,9 @@ DATA incompleteMax<>+0x30(SB)/8, $0xffffffffffffffff
 DATA incompleteMax<>+0x38(SB)/8, $0xbfdfefffffffffff
 GLOBL incompleteMax<>(SB), RODATA|NOPTR, $64
 
-// high holds 0x80 in every byte: the bit of TwoConts that CHECK2R takes
-// from the bytes two and three places before.
+// high holds 0x80 in every byte: the bit of TwoConts that the AVX2
+// check (checkR, _asm/valid) takes from the bytes two and three places
+// before.
 DATA high<>+0x00(SB)/8, $0x8080808080808080
 DATA high<>+0x08(SB)/8, $0x8080808080808080
 DATA high<>+0x10(SB)/8, $0x8080808080808080

@@ -2,11 +2,11 @@
 
 // The lookup tables of valid_arm64.s, which includes this file.
 //
-// The error bits of the tables, by the names of valid_amd64.s, in an
+// The error bits of the tables, by the names of tables_amd64.h, in an
 // order of their own:
 //
 //	TwoConts   0x01  a continuation byte after a byte that leads nothing
-//	                 (ASCII or a continuation byte: valid_amd64.s's
+//	                 (ASCII or a continuation byte: the amd64 tables'
 //	                 TooLong and TwoConts), wanted only 2 or 3 bytes after
 //	                 a 3- or 4-byte lead
 //	TooShort   0x04  a lead byte not followed by a continuation byte

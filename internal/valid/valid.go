@@ -3,7 +3,10 @@
 // first-byte table, the Go reference (valid_generic.go), the portable
 // implementation in Go (valid_portable.go), and the kernels of each
 // architecture with their dispatch (valid_amd64.go, valid_arm64.go);
-// valid_other.go serves the rest, with the portable implementation.
+// valid_other.go serves the rest, with the portable implementation. The
+// amd64 kernels, valid_amd64.s, are written by the avo program in
+// _asm/valid, whose package doc describes them: edit that program, not the
+// file.
 //
 // Prefix and CopyPrefix do the whole job. The rest lets a hot caller call a
 // kernel from its own frame: QuickPrefix and QuickCopy find the answer in
@@ -18,10 +21,12 @@
 // characters of the Basic Multilingual Plane, up to U+FFFF.
 //
 // The kernels' lookup tables and constants come from internal/tablegen,
-// which go generate runs to write tables_amd64.h and tables_arm64.h.
+// which go generate runs to write tables_amd64.h and tables_arm64.h; go
+// generate then runs _asm/valid to write valid_amd64.s.
 package valid
 
 //go:generate go run ../tablegen/gen.go
+//go:generate go -C ../../_asm run ./valid -out ../internal/valid/valid_amd64.s
 
 import (
 	"bytes"

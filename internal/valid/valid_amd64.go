@@ -132,9 +132,10 @@ func copyValidBMPAVX512(dst, src []byte) int
 
 // checkAVX2, copyAVX2, checkAVX512, copyAVX512 and shortAVX2 are the
 // bodies of the kernels, which the entries enter with their arguments in
-// registers (valid_amd64.s). Go never calls them; they are declared so
-// that their symbols are the package's, for tools that count the
-// instructions of its code.
+// registers (valid_amd64.s, which _asm/valid writes: see body2, body4 and
+// entries there). Go never calls them; they are declared so that their
+// symbols are the package's, for tools that count the instructions of its
+// code.
 //
 //lint:ignore U1000 the entries in the .s file jump to it
 func checkAVX2()

@@ -1,8 +1,8 @@
 //go:build gc && !purego
 
 // UTF-8 validation kernels for arm64 NEON, after Keiser and Lemire,
-// "Validating UTF-8 in less than one instruction per byte" (2021), as
-// valid_amd64.s; see there for the method. Every byte is checked against
+// "Validating UTF-8 in less than one instruction per byte" (2021), as the
+// amd64 kernels; see _asm/valid for the method. Every byte is checked against
 // the three bytes before it, which are loaded again from memory at offsets
 // -1, -2 and -3. The kernels check two blocks of 64 bytes (four registers)
 // an iteration, with one test for errors, and skip runs of ASCII 128 bytes
