@@ -9,10 +9,11 @@
 // Blocks and Tail do the job: a Go loop (repair.go, with the Go reference
 // of the classification in classify_generic.go), and on amd64 an AVX-512
 // or an AVX2 kernel that takes batches of blocks (repair_amd64.go;
-// repair_amd64.s and repair_avx2_amd64.s, which share the block loop of
-// repair_loop_amd64.h); on arm64 a NEON classification kernel under the Go
-// loop (repair_arm64.go, classify_arm64.s); repair_other.go serves the
-// rest, and repair_nokernel.go stands in for the kernel off amd64.
+// repair_amd64.s, which the generator in _asm/repair writes with avo and
+// whose package doc describes the kernels and their shared block loop); on
+// arm64 a NEON classification kernel under the Go loop (repair_arm64.go,
+// classify_arm64.s); repair_other.go serves the rest, and
+// repair_nokernel.go stands in for the kernel off amd64.
 //
 // The loop rests on a property of maximal subparts: every byte that is not
 // a continuation byte starts a unit, and a continuation byte belongs to
@@ -23,10 +24,12 @@
 //
 // The kernels' lookup tables and constants come from internal/tablegen,
 // which go generate runs to write tables_amd64.h, tables_avx2_amd64.h and
-// tables_arm64.h.
+// tables_arm64.h; go generate then runs _asm/repair to write
+// repair_amd64.s, which includes the first two.
 package repair
 
 //go:generate go run ../tablegen/gen.go
+//go:generate go -C ../../_asm run ./repair -out ../internal/repair/repair_amd64.s
 
 import (
 	"bytes"

@@ -118,11 +118,11 @@ func TestClassifyModel(t *testing.T) {
 }
 
 // TestPerByteTables checks the tables of repairAVX512's per-byte path
-// by what the kernel does with them: VECOUT interleaves 3 streams of 64
-// bytes, 64 output bytes at a time, with ilvIdxK and the masks of ilv0..2
-// in the order that its calls name them, so that output byte k is byte
-// k/3 of stream k%3; shiftIdx+k-1 moves each byte of a block k places
-// down for k = 1, 2, 3.
+// by what the kernel does with them: vecOut (_asm/repair) interleaves 3
+// streams of 64 bytes, 64 output bytes at a time, with ilvIdxK and the
+// masks of ilv0..2 in the order that its calls name them, so that output
+// byte k is byte k/3 of stream k%3; shiftIdx+k-1 moves each byte of a
+// block k places down for k = 1, 2, 3.
 func TestPerByteTables(t *testing.T) {
 	var streams [3][64]byte
 	for s := range streams {
@@ -139,7 +139,7 @@ func TestPerByteTables(t *testing.T) {
 	}
 	for part, c := range []struct {
 		idx   string
-		masks [3]string // VECOUT's m0, m1 and m2: where streams 0, 1 and 2 go
+		masks [3]string // vecOut's m0, m1 and m2: where streams 0, 1 and 2 go
 	}{
 		{"ilvIdx0", [3]string{"ilv0", "ilv1", "ilv2"}},
 		{"ilvIdx1", [3]string{"ilv2", "ilv0", "ilv1"}},

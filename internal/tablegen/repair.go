@@ -161,7 +161,7 @@ func RepairAVX512() File {
 }
 
 // RepairAVX2 returns tables_avx2_amd64.h of internal/repair, which
-// repair_avx2_amd64.s includes: the classification's constants, each one
+// repair_amd64.s includes: the classification's constants, each one
 // byte in 32 lanes, from the encodings of the scalar values that bound its
 // range, and those of the repair kernel's paths.
 func RepairAVX2() File {
@@ -237,7 +237,7 @@ func RepairAVX2() File {
 	)
 	return File{
 		Name:   "tables_avx2_amd64.h",
-		Doc:    "The constants of repair_avx2_amd64.s, which includes this file.",
+		Doc:    "The constants of the AVX2 kernels of repair_amd64.s, which includes this\nfile.",
 		Tables: ts,
 	}
 }
