@@ -23,6 +23,15 @@
 // The kernels' lookup tables and constants come from internal/tablegen,
 // which go generate runs to write tables_amd64.h and tables_arm64.h; go
 // generate then runs _asm/valid to write valid_amd64.s.
+//
+// What a change touches: a new stop variant is its tables in
+// internal/tablegen, a row of variants in _asm/valid, two entries in
+// valid_arm64.s, the declarations of its entries in valid_amd64.go and
+// valid_arm64.go (and their stubs in valid_other.go), and its fronts in
+// fronts.go. A new amd64 instruction set is a body in _asm/valid, its
+// branch in vec there and its row of impls. A new architecture is a
+// valid_ARCH.go with the entries that fronts.go lists, its kernels, and
+// its build tag taken off valid_other.go.
 package valid
 
 //go:generate go run ../tablegen/gen.go
