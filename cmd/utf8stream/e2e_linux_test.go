@@ -167,7 +167,31 @@ func TestEndToEndSameFile(t *testing.T) {
 	if stdout != "a\uFFFDb\n" || stderr != "" || code != exitOK {
 		t.Errorf("fix -o /dev/stdout into a pipe: %q, %q, %d; want %q, 0", stdout, stderr, code, "a\uFFFDb\n")
 	}
+
+	// -o to a symbolic link to a file yet to be made, through a second
+	// link in another directory: the file is made where the links lead,
+	// as the shell's > makes it, and the links stay.
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range [][2]string{{"sub/made.txt", "dangling"}, {"../target.txt", "sub/made.txt"}} {
+		if err := os.Symlink(l[0], filepath.Join(dir, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdout, stderr, code = e2eRun{args: []string{"fix", "-o", "dangling", "f.txt"}, dir: dir}.exec(t, bin)
+	got := identify(t, filepath.Join(dir, "target.txt"))
+	if got.data != "a\uFFFDb\n" || stdout != "" || stderr != "" || code != exitOK {
+		t.Errorf("fix -o DANGLING-LINK: target %q, %q, %q, %d; want %q, 0", got.data, stdout, stderr, code, "a\uFFFDb\n")
+	}
+	for _, l := range []string{"dangling", "sub/made.txt"} {
+		if fi, err := os.Lstat(filepath.Join(dir, l)); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			t.Errorf("fix -o DANGLING-LINK: %s is no longer a link (%v)", l, err)
+		}
+	}
 	noTemps(t, dir)
+	noTemps(t, sub)
 }
 
 func TestEndToEndUnchanged(t *testing.T) {

@@ -66,7 +66,8 @@ input; reject still writes the valid prefix. An OUT that is not a regular
 file (a pipe, a FIFO, a terminal, a socket, /dev/null) is written directly,
 never replaced, and so is a name for an open descriptor (/dev/stdout,
 /dev/stderr, /dev/fd/N) whatever file it leads to: with >> app.log,
--o /dev/stdout appends to app.log.
+-o /dev/stdout appends to app.log. A symbolic link OUT is followed, to a
+file that exists or, as the shell's > does, to one it makes.
 
 -w leaves a file whose result is its own content untouched: same inode,
 same modification time. It follows symbolic links. It refuses a file it

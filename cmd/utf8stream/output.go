@@ -240,6 +240,11 @@ func (e *env) createOutput(name string, files []string) (*output, error) {
 	fi, err := os.Stat(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		// A symbolic link to a file yet to be made is followed, as the
+		// shell's > follows it, rather than replaced by the output.
+		if name, err = linkEnd(name); err != nil {
+			return nil, err
+		}
 		e.noteLeftovers(name)
 		a, err := createAtomic(name, nil)
 		if err != nil {
@@ -565,3 +570,25 @@ func (w *rewriter) abort() {
 		w.out = nil
 	}
 }
+
+// linkEnd returns the path that name leads to through symbolic links, which
+// need not exist: name itself where it is not a link.
+func linkEnd(name string) (string, error) {
+	for range 40 { // as Linux's limit on links in a path
+		fi, err := os.Lstat(name)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return name, nil
+		}
+		target, err := os.Readlink(name)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(name), target)
+		}
+		name = target
+	}
+	return "", &fs.PathError{Op: "open", Path: name, Err: errTooManyLinks}
+}
+
+var errTooManyLinks = errors.New("too many levels of symbolic links")
