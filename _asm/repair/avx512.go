@@ -130,7 +130,7 @@ func escSave512() {
 // on into its frame, as classifyAVX512 does, and then repairs them: a
 // block with a few ill-formed bytes as copies of the valid runs between
 // them and a table word for each, one with const_perByteMinAVX512 or more
-// in the vector path (vector512). See kernelBlocks.
+// in the per-byte path (perByte512). See kernelBlocks.
 func repairAVX512() {
 	enter("repairAVX512")
 	f.CMPQ(st("tail"), U8(0))
@@ -152,14 +152,14 @@ func repairAVX512() {
 	f.Label("classified")
 	f.MOVQ(gen.Param("src_base", 24), RSI)
 	blockLoop(avx512{})
-	vector512()
+	perByte512()
 	tail512()
 }
 
 // avx512 is the block loop's part of repairAVX512.
 type avx512 struct{}
 
-// setup keeps, where the table serves the vector path (tab.vec), its
+// setup keeps, where the table serves the per-byte path (tab.vec), its
 // tables in Z17 to Z24 and the indexes that interleave its three streams
 // in Z25 to Z27.
 func (avx512) setup() {
@@ -187,26 +187,26 @@ func (avx512) escStarts() {
 	f.KMOVQ(K1, RAX)
 }
 
-// perByteTest takes the vector path for many ill-formed bytes where the
+// perByteTest takes the per-byte path for many ill-formed bytes where the
 // table serves it.
 func (avx512) perByteTest() {
 	f.CMPB(tab("vec", 0), U8(0))
 	f.JEQ(label("scalar"))
 	f.POPCNTQ(R10, RAX)
 	f.CMPQ(RAX, f.Const("const_perByteMinAVX512"))
-	f.JAE(label("vector"))
+	f.JAE(label("perByte"))
 }
 
-// vector512 writes the vector path of repairAVX512, at vector: the
-// output of the block in one pass, from bad (R10) and start (R9): three
-// streams of 64 bytes, byte 0, 1 and 2 of each input byte's output,
+// perByte512 writes the per-byte path of repairAVX512, at perByte: the
+// output of the block in one vector pass, from bad (R10) and start (R9):
+// three streams of 64 bytes, byte 0, 1 and 2 of each input byte's output,
 // interleaved and compressed to the bytes that count. A valid byte is its
 // own byte 0; an ill-formed one b has vout[k][b-0x80], and byte k counts
 // when bit k of vlen[b-0x80] is set and the byte is one the table counts
 // (K2): each start of a subpart, or each ill-formed byte. It ends with
 // JMP next.
-func vector512() {
-	f.Label("vector")
+func perByte512() {
+	f.Label("perByte")
 	f.KMOVQ(R10, K1)
 	f.MOVQ(R9, RCX)
 	f.CMPB(tab("vec", 0), U8(2))

@@ -300,7 +300,7 @@ counted:
 	JEQ     scalar
 	POPCNTQ R10, AX
 	CMPQ    AX, $const_perByteMinAVX512
-	JAE     vector
+	JAE     perByte
 
 scalar:
 	// q0 (R11): the start of the valid run before the next bad byte
@@ -355,7 +355,7 @@ out:
 none:
 	RET
 
-vector:
+perByte:
 	KMOVQ      R10, K1
 	MOVQ       R9, CX
 	CMPB       Table_vec+0(R13), $0x02
