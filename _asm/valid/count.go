@@ -125,13 +125,7 @@ func (b avx2) accRun() {
 func (b avx2) flush2(at string) {
 	b.CMPQ(RAX, R10)
 	b.JEQ(label(at + "Done"))
-	b.VPXOR(Y1, Y1, Y1)
-	b.VPSADBW(Y1, Y7, Y1)
-	b.VEXTRACTI128(u8(1), Y1, X2)
-	b.VPADDQ(X2, X1, X1)
-	b.VPSHUFD(u8(0x4e), X1, X2)
-	b.VPADDQ(X2, X1, X1)
-	b.VMOVQ(X1, RCX)
+	sumBytes(b.File, Y7)
 	b.VPXOR(Y7, Y7, Y7)
 	b.TESTQ(RCX, RCX)
 	b.JEQ(label(at + "End"))
@@ -268,13 +262,7 @@ func (b avx512) flush4(at string) {
 	b.CMPQ(RAX, RBX)
 	b.JEQ(label(at + "Done"))
 	b.VPADDB(Y13, Y12, Y12)
-	b.VPXOR(Y1, Y1, Y1)
-	b.VPSADBW(Y1, Y12, Y1)
-	b.VEXTRACTI128(u8(1), Y1, X2)
-	b.VPADDQ(X2, X1, X1)
-	b.VPSHUFD(u8(0x4e), X1, X2)
-	b.VPADDQ(X2, X1, X1)
-	b.VMOVQ(X1, RCX)
+	sumBytes(b.File, Y12)
 	b.TESTQ(RCX, RCX)
 	b.JEQ(label(at + "End"))
 	b.ADDQ(RCX, R14)
@@ -305,4 +293,16 @@ func (b avx512) lastCount() {
 	b.MOVQ(i32(-1), R9)
 	b.SHLQ(CL, R9)
 	b.KMOVQ(R9, K3)
+}
+
+// sumBytes sets CX to the sum of the 32 byte counters in y, with Y1 and
+// Y2 (VPSADBW adds each 8 bytes into a word; the rest adds the words).
+func sumBytes(f *gen.File, y Register) {
+	f.VPXOR(Y1, Y1, Y1)
+	f.VPSADBW(Y1, y, Y1)
+	f.VEXTRACTI128(u8(1), Y1, X2)
+	f.VPADDQ(X2, X1, X1)
+	f.VPSHUFD(u8(0x4e), X1, X2)
+	f.VPADDQ(X2, X1, X1)
+	f.VMOVQ(X1, RCX)
 }
