@@ -8,15 +8,18 @@
 // more; they stop at the first block that is not, and return how far they
 // got. Where no kernel runs they return 0, 0.
 //
-// The AVX2 kernels' lookup tables come from internal/tablegen, which go
-// generate runs to write tables_amd64.h.
+// The amd64 kernels (widen_amd64.go, swap_amd64.go) are in widen_amd64.s,
+// which the generator in _asm/utf16 writes with avo and whose package doc
+// describes them: edit that program, not the assembly. Their lookup tables and
+// constants come from internal/tablegen, which go generate runs to write
+// tables_amd64.h and tables_arm64.h; go generate then runs _asm/utf16 to
+// write widen_amd64.s, which includes the first.
 package utf16
 
 //go:generate go run ../tablegen/gen.go
+//go:generate go -C ../../_asm run ./utf16 -out ../internal/utf16/widen_amd64.s
 
 import "github.com/utf8stream/utf8stream/internal/registry"
-
-//go:generate go run ../tablegen/gen.go
 
 // Block sizes and the room each step needs.
 const (
