@@ -190,6 +190,23 @@ func TestEndToEndSameFile(t *testing.T) {
 			t.Errorf("fix -o DANGLING-LINK: %s is no longer a link (%v)", l, err)
 		}
 	}
+	// The same through a link to a directory, where the link's .. is the
+	// parent of the directory it leads to, not of the link.
+	deep := filepath.Join(sub, "deep")
+	if err := os.Mkdir(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("sub/deep", filepath.Join(dir, "alias")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../up.txt", filepath.Join(deep, "l")); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code = e2eRun{args: []string{"fix", "-o", "alias/l", "f.txt"}, dir: dir}.exec(t, bin)
+	got = identify(t, filepath.Join(sub, "up.txt"))
+	if got.data != "a\uFFFDb\n" || stdout != "" || stderr != "" || code != exitOK {
+		t.Errorf("fix -o DIR-LINK/LINK: sub/up.txt %q, %q, %q, %d; want %q, 0", got.data, stdout, stderr, code, "a\uFFFDb\n")
+	}
 	noTemps(t, dir)
 	noTemps(t, sub)
 }

@@ -584,7 +584,13 @@ func linkEnd(name string) (string, error) {
 			return "", err
 		}
 		if !filepath.IsAbs(target) {
-			target = filepath.Join(filepath.Dir(name), target)
+			// Relative to the link's directory as the system finds it:
+			// .. in target leaves that, not the path's last element.
+			dir, err := filepath.EvalSymlinks(filepath.Dir(name))
+			if err != nil {
+				return "", err
+			}
+			target = filepath.Join(dir, target)
 		}
 		name = target
 	}
