@@ -18,9 +18,10 @@ func Valid(b []byte) bool {
 	// A few bytes, checked here: a call on the way costs as much as
 	// the loop.
 	for i := 0; i < len(b); {
-		if b[i] < utf8.RuneSelf {
-			i++
-			continue
+		for b[i] < utf8.RuneSelf {
+			if i++; i == len(b) {
+				return true
+			}
 		}
 		size, lo, hi := valid.Lead(b[i])
 		if size == 0 || i+size > len(b) || b[i+1] < lo || hi < b[i+1] ||

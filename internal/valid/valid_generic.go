@@ -57,9 +57,10 @@ func prefixFirst(p []byte, first *[256]uint8) int {
 // test costs more than it saves.
 func prefixShort(p []byte) int {
 	for i := 0; i < len(p); {
-		if p[i] < 0x80 {
-			i++
-			continue
+		for p[i] < 0x80 {
+			if i++; i == len(p) {
+				return i
+			}
 		}
 		x := first[p[i]]
 		size := int(x & 7)
