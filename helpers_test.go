@@ -47,6 +47,35 @@ func TestValid(t *testing.T) {
 	}
 }
 
+// TestValidShort checks the loop that Valid runs on input shorter than
+// valid.Short against utf8.Valid: every input of one or two bytes, and
+// every prefix and suffix of three sequences of a few kinds.
+func TestValidShort(t *testing.T) {
+	check := func(p []byte) {
+		if got, want := Valid(p), utf8.Valid(p); got != want {
+			t.Fatalf("Valid(%q) = %v; want %v", p, got, want)
+		}
+	}
+	for a := range 256 {
+		check([]byte{byte(a)})
+		for b := range 256 {
+			check([]byte{byte(a), byte(b)})
+		}
+	}
+	pieces := []string{"a", "\u00e9", "\u4e2d", "\U0001F600", "\xed\xa0\x80", "\xe0\x80", "\xf4\x90\x80\x80", "\xc2", "\xe4\xb8", "\xf0\x9f\x98", "\xff", "\x80", "ab"}
+	for _, a := range pieces {
+		for _, b := range pieces {
+			for _, c := range pieces {
+				s := a + b + c
+				for k := 0; k <= len(s) && k < 12; k++ {
+					check([]byte(s[:k]))
+					check([]byte(s[len(s)-k:]))
+				}
+			}
+		}
+	}
+}
+
 // TestHelpersAgainstOracle checks Bytes, String and Append under every
 // policy against refTransform, the reference built from unicode/utf8.
 func TestHelpersAgainstOracle(t *testing.T) {

@@ -889,7 +889,7 @@ func TestPrefixShort(t *testing.T) {
 			check([]byte{byte(a), byte(b)})
 		}
 	}
-	pieces := []string{"a", "\u00e9", "\u4e2d", "\U0001F600", "\xed\xa0\x80", "\xe0\x80", "\xf4\x90\x80\x80", "\xc2", "\xff", "\x80"}
+	pieces := []string{"a", "\u00e9", "\u4e2d", "\U0001F600", "\xed\xa0\x80", "\xe0\x80", "\xf4\x90\x80\x80", "\xc2", "\xe4\xb8", "\xf0\x9f\x98", "\xff", "\x80"}
 	for _, a := range pieces {
 		for _, b := range pieces {
 			for _, c := range pieces {
