@@ -87,6 +87,16 @@ func FieldIndex(name string, base, index reg.Register, scale uint8) operand.Mem 
 	return operand.Mem{Symbol: operand.Symbol{Name: name}, Base: base, Index: index, Scale: scale}
 }
 
+// Mem returns the memory operand disp(base).
+func Mem(base reg.Register, disp int) operand.Mem {
+	return operand.Mem{Base: base, Disp: disp}
+}
+
+// At returns the memory operand disp(base)(index*1).
+func At(base, index reg.Register, disp int) operand.Mem {
+	return operand.Mem{Base: base, Index: index, Scale: 1, Disp: disp}
+}
+
 // Func returns the operand ·name(SB): the text symbol of the package's
 // function name, for a JMP into it.
 func Func(name string) operand.Mem {

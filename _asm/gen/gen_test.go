@@ -23,6 +23,8 @@ func TestBuild(t *testing.T) {
 	f.MOVQ(Field("state_p", R14), RAX)
 	f.MOVQ(RAX, Field("const_frameEscAny", RSP))
 	f.VMOVDQU(Static("tbl", 32), Y1)
+	f.MOVQ(Mem(RAX, 8), RBX)
+	f.VMOVDQU(At(RSI, RDX, -1), Y2)
 	f.CMPQ(Global("impl"), f.Const("const_implAVX2"))
 	f.JMP(operand.LabelRef("none"))
 	f.Label("none")
@@ -50,6 +52,8 @@ func TestBuild(t *testing.T) {
 		"state_p+0(R14)",
 		"const_frameEscAny+0(SP)",
 		"tbl<>+32(SB)",
+		"MOVQ    8(AX), BX",
+		"-1(SI)(DX*1), Y2",
 		"·impl+0(SB), $const_implAVX2",
 		"\nnone:\n",
 		"CALL ·body(SB)",

@@ -63,7 +63,7 @@ func classifyBlock2(esc bool) {
 // on into Y0 to Y3, for classifyHalf2.
 func load4(off int) {
 	for i, y := range []Register{Y0, Y1, Y2, Y3} {
-		f.VMOVDQU(mem(RSI, off+i), y)
+		f.VMOVDQU(gen.Mem(RSI, off+i), y)
 	}
 }
 
@@ -146,7 +146,7 @@ func storeClass2(lo, hi [4]GPPhysical) {
 	for i := range 4 {
 		f.SHLQ(U8(32), hi[i])
 		f.ORQ(lo[i], hi[i])
-		f.MOVQ(hi[i], mem(RDI, 8*i))
+		f.MOVQ(hi[i], gen.Mem(RDI, 8*i))
 	}
 }
 
@@ -168,7 +168,7 @@ func repairAVX2() {
 	enter("repairAVX2")
 	classifyConsts2()
 	f.MOVQ(gen.Param("src_base", 24), RSI)
-	f.LEAQ(mem(RSP, 0), RDI)
+	f.LEAQ(gen.Mem(RSP, 0), RDI)
 	f.CMPQ(st("tail"), U8(0))
 	f.JNE(label("tail"))
 	f.ADDQ(st("p"), RSI)
@@ -201,17 +201,17 @@ func (avx2) setup() {
 }
 
 func (avx2) copy64(r Register) {
-	f.VMOVDQU(at(RSI, r, 0), Y0)
-	f.VMOVDQU(at(RSI, r, 32), Y1)
-	f.VMOVDQU(Y0, at(RDI, RBX, 0))
-	f.VMOVDQU(Y1, at(RDI, RBX, 32))
+	f.VMOVDQU(gen.At(RSI, r, 0), Y0)
+	f.VMOVDQU(gen.At(RSI, r, 32), Y1)
+	f.VMOVDQU(Y0, gen.At(RDI, RBX, 0))
+	f.VMOVDQU(Y1, gen.At(RDI, RBX, 32))
 }
 
 // escStarts finds every EE.
 func (avx2) escStarts() {
 	f.VMOVDQU(gen.Static("bEE", 0), Y0)
-	f.VPCMPEQB(at(RSI, RDX, 0), Y0, Y1)
-	f.VPCMPEQB(at(RSI, RDX, 32), Y0, Y0)
+	f.VPCMPEQB(gen.At(RSI, RDX, 0), Y0, Y1)
+	f.VPCMPEQB(gen.At(RSI, RDX, 32), Y0, Y0)
 	f.VPMOVMSKB(Y1, EAX)
 	f.VPMOVMSKB(Y0, R8L)
 	f.SHLQ(U8(32), R8)
@@ -238,8 +238,8 @@ func perByte2() {
 	f.VPSRLQ(U8(32), X1, X3)
 	kinds2(X0, X1, Y0, Y1)
 	kinds2(X2, X3, Y2, Y3)
-	f.VPERMQ(U8(0xD8), at(RSI, RDX, 0), Y4)
-	f.VPERMQ(U8(0xD8), at(RSI, RDX, 32), Y5)
+	f.VPERMQ(U8(0xD8), gen.At(RSI, RDX, 0), Y4)
+	f.VPERMQ(U8(0xD8), gen.At(RSI, RDX, 32), Y5)
 	f.VPUNPCKLBW(Y1, Y4, Y6)
 	f.VPUNPCKHBW(Y1, Y4, Y7)
 	f.VPUNPCKLBW(Y3, Y5, Y8)
@@ -291,7 +291,7 @@ func put4() {
 		f.MOVWQZX(R8W, RAX)
 		f.SHRQ(U8(16), R8)
 		f.MOVQ(Mem{Base: R13, Index: RAX, Scale: 8}, RCX)
-		f.MOVQ(RCX, at(RDI, RBX, 0))
+		f.MOVQ(RCX, gen.At(RDI, RBX, 0))
 		f.MOVBQZX(tab("n", 0).Idx(RAX, 1), RCX)
 		f.ADDQ(RCX, RBX)
 	}
@@ -308,8 +308,8 @@ func put4() {
 func tail2() {
 	f.Label("tail")
 	f.MOVQ(st("tail"), RAX)
-	f.VMOVDQU(mem(RSI, 0), Y4)
-	f.VMOVDQU(mem(RSI, 32), Y5)
+	f.VMOVDQU(gen.Mem(RSI, 0), Y4)
+	f.VMOVDQU(gen.Mem(RSI, 32), Y5)
 	f.VMOVQ(RAX, X6)
 	f.VPBROADCASTB(X6, Y6)
 	f.VPCMPGTB(gen.Static("iota", 0), Y6, Y7)
@@ -318,13 +318,13 @@ func tail2() {
 	f.VPAND(Y8, Y5, Y5)
 
 	f.Comment("The block and 64 zeros at R8")
-	f.LEAQ(mem(RSP, 63), R8)
+	f.LEAQ(gen.Mem(RSP, 63), R8)
 	f.ANDQ(I8(-32), R8)
 	f.VPXOR(Y6, Y6, Y6)
-	f.VMOVDQA(Y4, mem(R8, 0))
-	f.VMOVDQA(Y5, mem(R8, 32))
-	f.VMOVDQA(Y6, mem(R8, 64))
-	f.VMOVDQA(Y6, mem(R8, 96))
+	f.VMOVDQA(Y4, gen.Mem(R8, 0))
+	f.VMOVDQA(Y5, gen.Mem(R8, 32))
+	f.VMOVDQA(Y6, gen.Mem(R8, 64))
+	f.VMOVDQA(Y6, gen.Mem(R8, 96))
 	f.CMPB(tab("esc", 0), U8(0))
 	f.JNE(label("tailEsc"))
 	classifyTail2(false)
@@ -336,7 +336,7 @@ func tail2() {
 	escSave2()
 
 	f.Label("tailClassified")
-	f.LEAQ(mem(RSP, 63), RSI)
+	f.LEAQ(gen.Mem(RSP, 63), RSI)
 	f.ANDQ(I8(-32), RSI)
 	f.MOVQ(U32(1), R15)
 	f.JMP(label("classifiedSI"))
@@ -348,11 +348,11 @@ func tail2() {
 // that just wrote the block. It overwrites AX, BX, CX, DX, R9 to R12, R15
 // and Y0 to Y9 (and Y10, Y11 and Y12 with esc).
 func classifyTail2(esc bool) {
-	f.VMOVDQA(mem(R8, 0), Y0)
-	f.VPERM2I128(U8(0x21), mem(R8, 32), Y0, Y9)
+	f.VMOVDQA(gen.Mem(R8, 0), Y0)
+	f.VPERM2I128(U8(0x21), gen.Mem(R8, 32), Y0, Y9)
 	align3()
 	classifyHalf2(R9, R10, R11, R12, RAX, esc)
-	f.VMOVDQA(mem(R8, 32), Y0)
+	f.VMOVDQA(gen.Mem(R8, 32), Y0)
 	f.VPERM2I128(U8(0x81), Y0, Y0, Y9)
 	align3()
 	classifyHalf2(RBX, RCX, RDX, R15, RAX, esc)

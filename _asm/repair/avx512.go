@@ -53,7 +53,7 @@ func classify512(loop string, load, esc bool) {
 	f.Label(loop)
 	if load {
 		for i, z := range []Register{Z0, Z1, Z2, Z3} {
-			f.VMOVDQU64(mem(RSI, i), z)
+			f.VMOVDQU64(gen.Mem(RSI, i), z)
 		}
 	}
 
@@ -81,9 +81,9 @@ func classify512(loop string, load, esc bool) {
 	f.VPTESTMB(Z1, Z0, K1)
 	f.VPTESTMB(Z2, Z0, K1, K2)
 	f.VPTESTMB(Z3, Z0, K2, K3)
-	f.KMOVQ(K1, mem(RDI, 0))
-	f.KMOVQ(K2, mem(RDI, 8))
-	f.KMOVQ(K3, mem(RDI, 16))
+	f.KMOVQ(K1, gen.Mem(RDI, 0))
+	f.KMOVQ(K2, gen.Mem(RDI, 8))
+	f.KMOVQ(K3, gen.Mem(RDI, 16))
 
 	// v = ASCII, or a whole sequence of the length its lead byte says:
 	// m2, and none of the bits for a third and a fourth byte that the
@@ -97,7 +97,7 @@ func classify512(loop string, load, esc bool) {
 	}
 	f.VPTESTNMB(Z16, Z1, K1, K4)
 	f.KXNORQ(K4, K6, K4)
-	f.KMOVQ(K4, mem(RDI, 24))
+	f.KMOVQ(K4, gen.Mem(RDI, 24))
 
 	f.ADDQ(U8(64), RSI)
 	f.ADDQ(U8(32), RDI)
@@ -137,7 +137,7 @@ func repairAVX512() {
 	f.JNE(label("tail"))
 	f.MOVQ(gen.Param("src_base", 24), RSI)
 	f.ADDQ(st("p"), RSI)
-	f.LEAQ(mem(RSP, 0), RDI)
+	f.LEAQ(gen.Mem(RSP, 0), RDI)
 	f.MOVQ(R15, RCX)
 	f.CMPB(tab("esc", 0), U8(0))
 	f.JNE(label("classifyEsc"))
@@ -176,14 +176,14 @@ func (avx512) setup() {
 }
 
 func (avx512) copy64(r Register) {
-	f.VMOVDQU64(at(RSI, r, 0), Z0)
-	f.VMOVDQU64(Z0, at(RDI, RBX, 0))
+	f.VMOVDQU64(gen.At(RSI, r, 0), Z0)
+	f.VMOVDQU64(Z0, gen.At(RDI, RBX, 0))
 }
 
 // escStarts finds EE followed by BE or BF (above BD, Z29) with Z28.
 func (avx512) escStarts() {
-	f.VPCMPEQB(at(RSI, RDX, 0), Z28, K1)
-	f.VPCMPUB(U8(2), at(RSI, RDX, 1), Z29, K1, K1)
+	f.VPCMPEQB(gen.At(RSI, RDX, 0), Z28, K1)
+	f.VPCMPUB(U8(2), gen.At(RSI, RDX, 1), Z29, K1, K1)
 	f.KMOVQ(K1, RAX)
 }
 
@@ -212,7 +212,7 @@ func perByte512() {
 	f.CMPB(tab("vec", 0), U8(2))
 	f.CMOVQEQ(R10, RCX)
 	f.KMOVQ(RCX, K2)
-	f.VMOVDQU64(at(RSI, RDX, 0), Z0)
+	f.VMOVDQU64(gen.At(RSI, RDX, 0), Z0)
 	f.VMOVDQA64(Z0, Z4)
 	f.VPERMI2B(Z18, Z17, K1, Z4)
 	f.VMOVDQA64(Z0, Z5)
@@ -269,7 +269,7 @@ func vecOut(m0, m1, m2 string, idx Register) {
 	f.KMOVQ(gen.Static(m2, 0), K6)
 	f.VPERMB(Z6, idx, K6, Z7)
 	f.VPCOMPRESSB(Z7, K3, Z8)
-	f.VMOVDQU64(Z8, at(RDI, RBX, 0))
+	f.VMOVDQU64(Z8, gen.At(RDI, RBX, 0))
 	f.ADDQ(R11, RBX)
 }
 
@@ -291,14 +291,14 @@ func tail512() {
 	f.MOVQ(I32(-1), RCX)
 	f.BZHIQ(RAX, RCX, RCX)
 	f.KMOVQ(RCX, K1)
-	f.VMOVDQU8_Z(mem(RSI, 0), K1, Z0)
+	f.VMOVDQU8_Z(gen.Mem(RSI, 0), K1, Z0)
 
 	f.Comment("The block and 64 zeros at R8")
-	f.LEAQ(mem(RSP, 127), R8)
+	f.LEAQ(gen.Mem(RSP, 127), R8)
 	f.ANDQ(I8(-64), R8)
 	f.VPXORQ(Z1, Z1, Z1)
-	f.VMOVDQA64(Z0, mem(R8, 0))
-	f.VMOVDQA64(Z1, mem(R8, 64))
+	f.VMOVDQA64(Z0, gen.Mem(R8, 0))
+	f.VMOVDQA64(Z1, gen.Mem(R8, 64))
 
 	f.Comment("Z1, Z2 and Z3: the block 1, 2 and 3 bytes on")
 	f.MOVQ(U64(0x7fffffffffffffff), RAX)
@@ -310,7 +310,7 @@ func tail512() {
 		f.VMOVDQU64(gen.Static("shiftIdx", i), z)
 		f.VPERMB_Z(Z0, z, k, z)
 	}
-	f.LEAQ(mem(RSP, 0), RDI)
+	f.LEAQ(gen.Mem(RSP, 0), RDI)
 	f.MOVQ(U32(1), RCX)
 	f.CMPB(tab("esc", 0), U8(0))
 	f.JNE(label("tailEsc"))

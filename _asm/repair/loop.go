@@ -39,14 +39,14 @@ type kernel interface {
 func blockLoop(k kernel) {
 	f.Label("classifiedSI")
 	f.MOVQ(gen.Param("dst_base", 0), RDI)
-	f.LEAQ(mem(RSP, 0), R12)
+	f.LEAQ(gen.Mem(RSP, 0), R12)
 	f.MOVQ(st("p"), RDX)
 	f.MOVQ(st("j"), RBX)
 
 	// const_frameCleanEnd = p + 64*(cleanMax-clean),
 	// const_frameDirtyStep = 64*(cleanMax+1).
 	f.MOVQ(st("cleanMax"), RAX)
-	f.LEAQ(mem(RAX, 1), RCX)
+	f.LEAQ(gen.Mem(RAX, 1), RCX)
 	f.SHLQ(U8(6), RCX)
 	f.MOVQ(RCX, frame("DirtyStep"))
 	f.SUBQ(st("clean"), RAX)
@@ -64,12 +64,12 @@ func blockLoop(k kernel) {
 	// R11) that starts 1, 2 or 3 bytes before holds; and what those
 	// units hold of the next block.
 	f.Comment("ownValid (CX)")
-	f.MOVQ(mem(R12, 24), R11)
-	f.MOVQ(mem(R12, 0), R8)
+	f.MOVQ(gen.Mem(R12, 24), R11)
+	f.MOVQ(gen.Mem(R12, 0), R8)
 	f.ANDQ(R11, R8)
-	f.MOVQ(mem(R12, 8), R9)
+	f.MOVQ(gen.Mem(R12, 8), R9)
 	f.ANDQ(R11, R9)
-	f.MOVQ(mem(R12, 16), R10)
+	f.MOVQ(gen.Mem(R12, 16), R10)
 	f.ANDQ(R11, R10)
 	holds(R8, R9, R10, RCX, "heldValid")
 	f.MOVQ(R8, st("heldValid"))
@@ -106,9 +106,9 @@ func blockLoop(k kernel) {
 	// own (CX): the bytes that any unit that starts 1, 2 or 3 bytes
 	// before holds; and what this block's units hold of the next.
 	f.Comment("own (CX)")
-	f.MOVQ(mem(R12, 0), R8)
-	f.MOVQ(mem(R12, 8), R9)
-	f.MOVQ(mem(R12, 16), RAX)
+	f.MOVQ(gen.Mem(R12, 0), R8)
+	f.MOVQ(gen.Mem(R12, 8), R9)
+	f.MOVQ(gen.Mem(R12, 16), RAX)
 	holds(R8, R9, RAX, RCX, "held")
 	f.MOVQ(R8, st("held"))
 	// start (R9) = not (own or v): a byte that no unit holds and that
@@ -127,7 +127,7 @@ func blockLoop(k kernel) {
 	f.CMPQ(frame("EscAny"), U8(0))
 	f.JEQ(label("starts"))
 	k.escStarts()
-	f.ANDQ(mem(R12, 8), RAX)
+	f.ANDQ(gen.Mem(R12, 8), RAX)
 	f.ANDQ(R9, RAX)
 	f.ANDNQ(R9, RAX, RCX)
 	f.POPCNTQ(RAX, RAX)
@@ -161,31 +161,31 @@ func blockLoop(k kernel) {
 	f.TZCNTQ(R10, RCX)
 	// Copy the valid run src[p+q0:p+q] a whole block at a time; dst
 	// has room, and what lies past the run is overwritten.
-	f.LEAQ(at(RDX, R11, 0), RAX)
+	f.LEAQ(gen.At(RDX, R11, 0), RAX)
 	k.copy64(RAX)
 	f.ADDQ(RCX, RBX)
 	f.SUBQ(R11, RBX)
 	// The output of the ill-formed byte b = src[p+q], of kind cStart
 	// (1) or cRest (2): tab.out[kind<<8|b], of which tab.n[...] count.
 	f.Comment("tab.out[kind<<8|b]")
-	f.LEAQ(at(RDX, RCX, 0), RAX)
-	f.MOVBQZX(at(RSI, RAX, 0), RAX)
+	f.LEAQ(gen.At(RDX, RCX, 0), RAX)
+	f.MOVBQZX(gen.At(RSI, RAX, 0), RAX)
 	f.MOVL(U32(2), R8L)
 	f.BTQ(RCX, R9)
 	f.SBBL(U8(0), R8L)
 	f.SHLL(U8(8), R8L)
 	f.ORL(EAX, R8L)
 	f.MOVQ(Mem{Base: R13, Index: R8, Scale: 8}, RAX)
-	f.MOVQ(RAX, at(RDI, RBX, 0))
+	f.MOVQ(RAX, gen.At(RDI, RBX, 0))
 	f.MOVBQZX(tab("n", 0).Idx(R8, 1), RAX)
 	f.ADDQ(RAX, RBX)
-	f.LEAQ(mem(RCX, 1), R11)
+	f.LEAQ(gen.Mem(RCX, 1), R11)
 	f.BLSRQ(R10, R10)
 	f.JNZ(label("bad"))
 
 	// The valid run after the last bad byte, to the end of the block.
 	f.Comment("The valid run after the last bad byte")
-	f.LEAQ(at(RDX, R11, 0), RAX)
+	f.LEAQ(gen.At(RDX, R11, 0), RAX)
 	k.copy64(RAX)
 	f.ADDQ(U8(64), RBX)
 	f.SUBQ(R11, RBX)

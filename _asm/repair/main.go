@@ -91,14 +91,6 @@ func tab(name string, disp int) operand.Mem { return gen.Field("Table_"+name, re
 // frame returns the frame word const_frameName (go_asm.h) at SP.
 func frame(name string) operand.Mem { return gen.Field("const_frame"+name, reg.RSP) }
 
-// mem returns disp(base).
-func mem(base reg.Register, disp int) operand.Mem { return operand.Mem{Base: base, Disp: disp} }
-
-// at returns disp(base)(index*1).
-func at(base, index reg.Register, disp int) operand.Mem {
-	return operand.Mem{Base: base, Index: index, Scale: 1, Disp: disp}
-}
-
 // label returns a reference to the label name, for a jump.
 func label(name string) operand.LabelRef { return operand.LabelRef(name) }
 

@@ -73,14 +73,6 @@ func main() {
 	f.Generate()
 }
 
-// mem returns disp(base).
-func mem(base reg.Register, disp int) operand.Mem { return operand.Mem{Base: base, Disp: disp} }
-
-// at returns disp(base)(index*1).
-func at(base, index reg.Register, disp int) operand.Mem {
-	return operand.Mem{Base: base, Index: index, Scale: 1, Disp: disp}
-}
-
 // scaled returns disp(base)(index*scale).
 func scaled(base, index reg.Register, scale uint8, disp int) operand.Mem {
 	return operand.Mem{Base: base, Index: index, Scale: scale, Disp: disp}
@@ -118,7 +110,7 @@ func ret(ns reg.Register, off int) {
 // isCont compares src[ns]&C0, in CX, with 80: equal where the byte at ns
 // is a continuation byte.
 func isCont(ns reg.Register) {
-	f.MOVBLZX(at(reg.RSI, ns, 0), reg.ECX)
+	f.MOVBLZX(gen.At(reg.RSI, ns, 0), reg.ECX)
 	f.ANDL(operand.U32(0xC0), reg.ECX)
 	f.CMPL(reg.ECX, operand.U32(0x80))
 }

@@ -81,11 +81,11 @@ func widenValidAVX2() {
 	f.NOTL(EAX)
 	// The lanes kept: the starts, the lanes after leads and the first
 	// after a lead in the step before.
-	f.LEAL(at(R10, R10, 0), EDX)
+	f.LEAL(gen.At(R10, R10, 0), EDX)
 	f.ORL(EDX, EAX)
 	f.ORL(R15L, EAX)
-	f.VMOVDQU(at(RSI, R11, 1), Y1)
-	f.VMOVDQU(at(RSI, R11, 2), Y2)
+	f.VMOVDQU(gen.At(RSI, R11, 1), Y1)
+	f.VMOVDQU(gen.At(RSI, R11, 2), Y2)
 	f.VPSRLW(U8(8), Y2, Y3)
 	fourUnits(Y0, Y2, Y5, planeFirst)
 	fourUnits(Y1, Y3, Y6, planeNext)
@@ -110,11 +110,11 @@ func widenValidAVX2() {
 	f.BSFL(R10L, EDX)
 	f.SHLL(U8(5), EDX)
 	f.LEAQ(gen.Static("widenFours", 0), R13)
-	f.VMOVDQU(at(R13, RDX, 0), Y2)
+	f.VMOVDQU(gen.At(R13, RDX, 0), Y2)
 	f.VPSHUFB(Y2, Y0, Y0)
 	f.VPSHUFB(Y2, Y1, Y1)
 	f.VPUNPCKLQDQ(Y1, Y0, Y0)
-	f.VMOVDQU(Y0, at(RDI, RBX, 0))
+	f.VMOVDQU(Y0, gen.At(RDI, RBX, 0))
 	f.ADDQ(U8(32), R11)
 	f.ADDQ(U8(32), RBX)
 	f.JMP(label("wv2loop"))
@@ -131,7 +131,7 @@ func widenValidAVX2() {
 
 	f.Label("wv2threeok")
 	f.Comment("No E0 80..9F or ED A0..BF.")
-	f.VMOVDQU(at(RSI, R11, 1), Y1)
+	f.VMOVDQU(gen.At(RSI, R11, 1), Y1)
 	f.VPCMPEQB(gen.Static("byteE0", 0), Y0, Y4)
 	f.VPCMPEQB(gen.Static("byteED", 0), Y0, Y5)
 	f.VPCMPGTB(gen.Static("byte9F", 0), Y1, Y6)
@@ -139,7 +139,7 @@ func widenValidAVX2() {
 	f.VPTEST(Y4, Y4)
 	f.JNZ(label("wv2done"))
 	continuations(sixL)
-	f.VMOVDQU(at(RSI, R11, 2), Y2)
+	f.VMOVDQU(gen.At(RSI, R11, 2), Y2)
 	f.VPSRLW(U8(8), Y2, Y3)
 	asciiThreeUnits(Y0, Y2, Y5)
 	asciiThreeUnits(Y1, Y3, Y6)
@@ -159,7 +159,7 @@ func widenValidAVX2() {
 
 	f.Label("wv2twook")
 	continuations(twoL)
-	f.VMOVDQU(at(RSI, R11, 1), Y1)
+	f.VMOVDQU(gen.At(RSI, R11, 1), Y1)
 	twoUnits(Y0, Y5)
 	twoUnits(Y1, Y6)
 	storeBlock("wv2twonext")
@@ -187,7 +187,7 @@ func widenValidAVX2() {
 	isCont(R11)
 	f.JEQ(label("wv2back"))
 	f.SUBQ(U8(2), RBX)
-	f.CMPB(at(RSI, R11, 0), U8(0xF0))
+	f.CMPB(gen.At(RSI, R11, 0), U8(0xF0))
 	f.JB(label("wv2ret"))
 	f.SUBQ(U8(2), RBX)
 	f.JMP(label("wv2ret"))
@@ -269,7 +269,7 @@ func twoL() {
 // prefix+"ret", or at prefix+"back" if they are not continuation bytes.
 // It overwrites CX.
 func runEnd(ns Register, prefix string) {
-	f.MOVWLZX(at(RSI, ns, 0), ECX)
+	f.MOVWLZX(gen.At(RSI, ns, 0), ECX)
 	f.ANDL(U32(0xC0C0), ECX)
 	f.XORL(U32(0x8080), ECX)
 	f.CMPL(R12L, U8(1))

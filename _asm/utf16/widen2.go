@@ -117,8 +117,8 @@ func fourUnits(w, w2, out Register, check func(h Register)) {
 // a byte on, with the high bytes of those 2 bytes on. storeBlock stores
 // them and goes on at next.
 func widenBlock(units func(w, w2, out Register), next string) {
-	f.VMOVDQU(at(RSI, R11, 1), Y1)
-	f.VMOVDQU(at(RSI, R11, 2), Y2)
+	f.VMOVDQU(gen.At(RSI, R11, 1), Y1)
+	f.VMOVDQU(gen.At(RSI, R11, 2), Y2)
 	f.VPSRLW(U8(8), Y2, Y3)
 	units(Y0, Y2, Y5)
 	units(Y1, Y3, Y6)
@@ -145,8 +145,8 @@ func pack(tab, key, x Register, base int, scale uint8) {
 	f.MOVBLZX(key, ECX)
 	f.POPCNTL(ECX, EDX)
 	f.SHLL(U8(4), ECX)
-	f.VPSHUFB(at(tab, RCX, 0), x, X7)
-	f.VMOVDQU(X7, at(RDI, RBX, 0))
+	f.VPSHUFB(gen.At(tab, RCX, 0), x, X7)
+	f.VMOVDQU(X7, gen.At(RDI, RBX, 0))
 	f.LEAQ(scaled(RBX, RDX, scale, base), RBX)
 }
 
@@ -167,10 +167,10 @@ func pack4(tab Register, y0, y1 VecPhysical, base int, scale uint8) {
 // widenASCII widens the block of ASCII at ns (R11), a byte a unit, and
 // moves ns and nd past it.
 func widenASCII() {
-	f.VPMOVZXBW(at(RSI, R11, 0), Y1)
-	f.VPMOVZXBW(at(RSI, R11, 16), Y2)
-	f.VMOVDQU(Y1, at(RDI, RBX, 0))
-	f.VMOVDQU(Y2, at(RDI, RBX, 32))
+	f.VPMOVZXBW(gen.At(RSI, R11, 0), Y1)
+	f.VPMOVZXBW(gen.At(RSI, R11, 16), Y2)
+	f.VMOVDQU(Y1, gen.At(RDI, RBX, 0))
+	f.VMOVDQU(Y2, gen.At(RDI, RBX, 32))
 	f.ADDQ(U8(32), R11)
 	f.ADDQ(U8(64), RBX)
 }
@@ -183,7 +183,7 @@ func load2(nsMax, ndMax Register, end string) {
 	f.JGT(label(end))
 	f.CMPQ(RBX, ndMax)
 	f.JGT(label(end))
-	f.VMOVDQU(at(RSI, R11, 0), Y0)
+	f.VMOVDQU(gen.At(RSI, R11, 0), Y0)
 	f.VPMOVMSKB(Y0, ECX)
 }
 
@@ -216,7 +216,7 @@ func threeKind(y Register) {
 func before2(y Register, n int, first, done string) {
 	f.TESTQ(R11, R11)
 	f.JZ(label(first))
-	f.VMOVDQU(at(RSI, R11, -n), y)
+	f.VMOVDQU(gen.At(RSI, R11, -n), y)
 	f.JMP(label(done))
 
 	f.Label(first)
@@ -236,8 +236,8 @@ func widenAVX2() {
 	f.XORQ(R11, R11)
 	f.XORQ(RBX, RBX)
 	f.XORL(R15L, R15L)
-	f.LEAQ(mem(R9, -34), R12)
-	f.LEAQ(mem(R8, -64), R13)
+	f.LEAQ(gen.Mem(R9, -34), R12)
+	f.LEAQ(gen.Mem(R8, -64), R13)
 	f.LEAQ(gen.Static("widenPack", 0), R14)
 	broadcastW(0x3F, Y15)
 	broadcastW(0x3F1F, Y14)
@@ -347,7 +347,7 @@ func widenAVX2() {
 
 	f.Label("widen2two")
 	f.Comment("As widen2bmp, without 3-byte sequences.")
-	f.VMOVDQU(at(RSI, R11, 1), Y1)
+	f.VMOVDQU(gen.At(RSI, R11, 1), Y1)
 	twoUnits(Y0, Y5)
 	twoUnits(Y1, Y6)
 	storeBlock("widen2twonext")
@@ -384,8 +384,8 @@ func widenAVX2() {
 	before2(Y7, 1, "widen2first", "widen2units")
 	f.VPAND(Y9, Y7, Y7)
 	f.VPCMPGTW(gen.Static("wordEF", 0), Y7, Y7) // the even lanes after a lead
-	f.VMOVDQU(at(RSI, R11, 1), Y1)
-	f.VMOVDQU(at(RSI, R11, 2), Y2)
+	f.VMOVDQU(gen.At(RSI, R11, 1), Y1)
+	f.VMOVDQU(gen.At(RSI, R11, 2), Y2)
 	f.VPSRLW(U8(8), Y2, Y3)
 	f.Comment("Even lanes: the 3-byte form's unit in Y2, b0 in Y0.")
 	widenUnits(Y0, Y2, Y4, Y5)

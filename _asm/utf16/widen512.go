@@ -73,12 +73,12 @@ func pack5(one string) {
 	f.POPCNTQ(RDX, RDX)
 	f.VMOVDQU64(gen.Static("widenZip", 0), Z1)
 	f.VPERMI2B(Z6, Z0, Z1)
-	f.VMOVDQU64(Z1, at(RDI, RBX, 0))
+	f.VMOVDQU64(Z1, gen.At(RDI, RBX, 0))
 	f.CMPL(R10L, U8(64))
 	f.JNE(label(one))
 	f.VMOVDQU64(gen.Static("widenZip", 64), Z2)
 	f.VPERMI2B(Z6, Z0, Z2)
-	f.VMOVDQU64(Z2, at(RDI, RBX, 64))
+	f.VMOVDQU64(Z2, gen.At(RDI, RBX, 64))
 	f.Label(one)
 	f.LEAQ(scaled(RBX, RDX, 2, 0), RBX)
 }
@@ -189,11 +189,11 @@ func widenAVX512() {
 	f.Label("widen5ascii")
 	f.Comment("ASCII: each byte is a unit.")
 	f.VPMOVZXBW(Y0, Z1)
-	f.VMOVDQU64(Z1, at(RDI, RBX, 0))
+	f.VMOVDQU64(Z1, gen.At(RDI, RBX, 0))
 	f.CMPL(R10L, U8(64))
 	f.JNE(label("widen5asciione"))
-	f.VPMOVZXBW(at(RSI, RAX, 32), Z2)
-	f.VMOVDQU64(Z2, at(RDI, RBX, 64))
+	f.VPMOVZXBW(gen.At(RSI, RAX, 32), Z2)
+	f.VMOVDQU64(Z2, gen.At(RDI, RBX, 64))
 	f.Label("widen5asciione")
 	f.ADDQ(R10, RAX)
 	f.LEAQ(scaled(RBX, R10, 2, 0), RBX)
@@ -289,10 +289,10 @@ func widenAVX512() {
 // fits5 goes to full unless the step, with need bytes of src from ns
 // (AX), fits in src and room bytes from nd (BX) in dst. It overwrites CX.
 func fits5(need, room int, full string) {
-	f.LEAQ(mem(RAX, need), RCX)
+	f.LEAQ(gen.Mem(RAX, need), RCX)
 	f.CMPQ(RCX, R9)
 	f.JA(label(full))
-	f.LEAQ(mem(RBX, room), RCX)
+	f.LEAQ(gen.Mem(RBX, room), RCX)
 	f.CMPQ(RCX, R8)
 	f.JA(label(full))
 }
@@ -303,12 +303,12 @@ func fits5(need, room int, full string) {
 // otherwise loads the bytes 1 and 2 on into Z1 and Z2 and goes to
 // widen5two.
 func load5(load func(m, z Op)) {
-	load(at(RSI, RAX, 0), Z0) // b0
+	load(gen.At(RSI, RAX, 0), Z0) // b0
 	f.VPMOVB2M(Z0, K1)
 	f.KORTESTQ(K1, K1)
 	f.JZ(label("widen5ascii"))
-	load(at(RSI, RAX, 1), Z1)
-	load(at(RSI, RAX, 2), Z2)
+	load(gen.At(RSI, RAX, 1), Z1)
+	load(gen.At(RSI, RAX, 2), Z2)
 	f.JMP(label("widen5two"))
 }
 
@@ -356,12 +356,12 @@ func widenValidAVX512() {
 	f.JGT(label("wvdone"))
 	f.CMPQ(RBX, R8)
 	f.JGT(label("wvdone"))
-	f.VMOVDQU64(at(RSI, RAX, 0), Z0) // b0
+	f.VMOVDQU64(gen.At(RSI, RAX, 0), Z0) // b0
 	f.VPMOVB2M(Z0, K1)
 	f.KORTESTQ(K1, K1)
 	f.JZ(label("wvascii"))
-	f.VMOVDQU64(at(RSI, RAX, 1), Z1)
-	f.VMOVDQU64(at(RSI, RAX, 2), Z2)
+	f.VMOVDQU64(gen.At(RSI, RAX, 1), Z1)
+	f.VMOVDQU64(gen.At(RSI, RAX, 2), Z2)
 	f.VPCMPUB(U8(5), Z13, Z0, K2) // b0 >= C0: a lead
 	f.VPCMPUB(U8(5), Z15, Z0, K5) // b0 >= F0
 	f.KTESTQ(K2, K5)
@@ -371,8 +371,8 @@ func widenValidAVX512() {
 	f.KMOVQ(K4, R11)
 	f.NOTQ(R11) // the continuation bytes
 	f.Comment("The three bytes after each lead.")
-	f.LEAQ(at(R14, R14, 0), RCX)
-	f.LEAQ(at(RCX, RCX, 0), RDX)
+	f.LEAQ(gen.At(R14, R14, 0), RCX)
+	f.LEAQ(gen.At(RCX, RCX, 0), RDX)
 	f.ORQ(RDX, RCX)
 	f.SHLQ(U8(1), RDX)
 	f.ORQ(RDX, RCX)
@@ -393,7 +393,7 @@ func widenValidAVX512() {
 	// byte where R13 is 0, nor the second where R13 is 1 (a lead 3 bytes
 	// before the step's end).
 	f.Comment("They are continuation bytes, and those after them none.")
-	f.MOVL(at(RSI, RAX, 64), ECX)
+	f.MOVL(gen.At(RSI, RAX, 64), ECX)
 	f.XORL(U32(0x808080), ECX)
 	f.NOTL(ECX)
 	f.MOVL(ECX, EDX)
@@ -401,7 +401,7 @@ func widenValidAVX512() {
 	f.ANDL(EDX, ECX) // bit 7 of each continuation byte
 	f.MOVL(U32(0x808080), EDX)
 	f.PDEPL(EDX, R13L, R11L) // bit 7 of each byte that must be one
-	f.LEAL(at(R13, R13, 1), R14L)
+	f.LEAL(gen.At(R13, R13, 1), R14L)
 	f.MOVL(R13L, EDX)
 	f.NOTL(EDX)
 	f.ANDL(EDX, R14L)
@@ -455,7 +455,7 @@ func widenValidAVX512() {
 	f.KMOVQ(K3, R13)
 	f.KMOVQ(K4, R11)
 	f.NOTQ(R11) // the continuation bytes
-	f.LEAQ(at(R14, R14, 0), RCX)
+	f.LEAQ(gen.At(R14, R14, 0), RCX)
 	f.LEAQ(scaled(R12, R13, 4, 0), RDX)
 	f.ORQ(RDX, RCX)
 	f.CMPQ(RCX, R11)
@@ -500,9 +500,9 @@ func widenValidAVX512() {
 	f.TESTQ(R12, R12)
 	f.JNZ(label("wvdone"))
 	f.VPMOVZXBW(Y0, Z1)
-	f.VMOVDQU64(Z1, at(RDI, RBX, 0))
-	f.VPMOVZXBW(at(RSI, RAX, 32), Z2)
-	f.VMOVDQU64(Z2, at(RDI, RBX, 64))
+	f.VMOVDQU64(Z1, gen.At(RDI, RBX, 0))
+	f.VPMOVZXBW(gen.At(RSI, RAX, 32), Z2)
+	f.VMOVDQU64(Z2, gen.At(RDI, RBX, 64))
 	f.ADDQ(U8(64), RAX)
 	f.ADDQ(U32(128), RBX)
 	f.JMP(label("wvloop"))

@@ -47,13 +47,13 @@ func body2(f *gen.File, k kind) {
 	b.initCount()
 	b.CMPQ(RDX, u8(32))
 	b.JB(label("done"))
-	b.LEAQ(mem(-32, RDX), RBX) // start of the last whole block
-	b.LEAQ(mem(-64, RDX), R9)  // start of the last whole pair of blocks; may be negative
-	b.LEAQ(mem(-128, RDX), R8) // start of the last run of four blocks; may be negative
+	b.LEAQ(gen.Mem(RDX, -32), RBX) // start of the last whole block
+	b.LEAQ(gen.Mem(RDX, -64), R9)  // start of the last whole pair of blocks; may be negative
+	b.LEAQ(gen.Mem(RDX, -128), R8) // start of the last run of four blocks; may be negative
 	b.setup()
 
 	// The first block has nothing before it: shift zeros in.
-	b.VMOVDQU(mem(0, RSI), Y0)
+	b.VMOVDQU(gen.Mem(RSI, 0), Y0)
 	b.store(Y0, 0)
 	b.VPMOVMSKB(Y0, ECX)
 	b.TESTL(ECX, ECX)
@@ -91,7 +91,7 @@ func body2(f *gen.File, k kind) {
 	b.Label("foundPair")
 	b.VPTEST(Y4, Y4)
 	b.JNZ(label("found"))
-	b.acc(src(0), mem(32, RAX)) // the second checkR overwrote Y0
+	b.acc(src(0), gen.Mem(RAX, 32)) // the second checkR overwrote Y0
 	b.ADDQ(u8(32), RAX)
 	b.VMOVDQU(Y5, Y4)
 	b.JMP(label("found"))
@@ -119,7 +119,7 @@ func body2(f *gen.File, k kind) {
 	b.check()
 	b.VPTEST(Y4, Y4)
 	b.JNZ(label("found"))
-	b.acc(Y0, mem(32, RAX))
+	b.acc(Y0, gen.Mem(RAX, 32))
 	b.ADDQ(u8(32), RAX)
 	b.JMP(label("loop"))
 
@@ -130,7 +130,7 @@ func body2(f *gen.File, k kind) {
 	b.JNZ(label("done"))
 
 	b.Label("asciiFirst")
-	b.acc(Y0, mem(32, RAX))
+	b.acc(Y0, gen.Mem(RAX, 32))
 	b.ADDQ(u8(32), RAX)
 
 	b.Label("runEntry")
@@ -195,7 +195,7 @@ func body2(f *gen.File, k kind) {
 	// a sequence. If it does, report one byte less: the caller backs up.
 	b.Label("end")
 	b.MOVQ(RDX, RAX)
-	b.unfinished(memIdx(-32, RSI, RDX))
+	b.unfinished(gen.At(RSI, RDX, -32))
 	b.JZ(label("done"))
 	b.DECQ(RAX)
 	b.JMP(label("done"))
@@ -209,7 +209,7 @@ func body2(f *gen.File, k kind) {
 	b.Label("done")
 	b.VZEROUPPER()
 	if !k.count {
-		b.MOVQ(RAX, mem(0, R13))
+		b.MOVQ(RAX, gen.Mem(R13, 0))
 		b.RET()
 		return
 	}
@@ -232,7 +232,7 @@ func (b avx2) setup() {
 		b.VPBROADCASTD(c.x, c.y)
 	}
 	b.VMOVDQU(gen.Static("prevHigh", 0), Y14)
-	b.VMOVDQU(mem(0, R12), Y13)
+	b.VMOVDQU(gen.Mem(R12, 0), Y13)
 	b.VMOVDQU(gen.Static("curHigh", 0), Y12)
 	b.VMOVDQU(gen.Static("incompleteMax", 32), Y8)
 	b.VPXOR(Y7, Y7, Y7)
@@ -365,7 +365,7 @@ func short(f *gen.File) {
 	b.JA(label("atEnd"))
 
 	// The block starts at src.
-	b.VMOVDQU(mem(0, RSI), Y0)
+	b.VMOVDQU(gen.Mem(RSI, 0), Y0)
 	b.VMOVD(EDX, X6)
 	b.VPBROADCASTB(X6, Y6)
 	b.VPCMPGTB(gen.Static("iota", 0), Y6, Y6) // FF at the offsets below len(src)
@@ -377,14 +377,14 @@ func short(f *gen.File) {
 	b.BSFL(ECX, EAX)
 	b.CMPQ(RAX, RDX)
 	b.JB(label("done"))
-	b.LEAQ(mem(-1, RDX), RAX) // an unfinished last sequence: one byte less
+	b.LEAQ(gen.Mem(RDX, -1), RAX) // an unfinished last sequence: one byte less
 	b.JMP(label("done"))
 
 	// The block ends where src ends, at BX = 32-len(src) bytes from src.
 	b.Label("atEnd")
 	b.MOVL(u32(32), EBX)
 	b.SUBL(EDX, EBX)
-	b.VMOVDQU(memIdx(-32, RSI, RDX), Y0)
+	b.VMOVDQU(gen.At(RSI, RDX, -32), Y0)
 	b.VMOVD(EBX, X6)
 	b.VPBROADCASTB(X6, Y6)
 	b.VPCMPGTB(gen.Static("iota", 0), Y6, Y6) // FF at the offsets before src
@@ -406,7 +406,7 @@ func short(f *gen.File) {
 	b.VZEROUPPER()
 
 	b.Label("ret")
-	b.MOVQ(RAX, mem(0, R13))
+	b.MOVQ(RAX, gen.Mem(R13, 0))
 	b.RET()
 }
 

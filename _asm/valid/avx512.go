@@ -46,17 +46,17 @@ func body4(f *gen.File, k kind) {
 	b.initCount()
 	b.TESTQ(RDX, RDX)
 	b.JZ(label("done512"))
-	b.LEAQ(mem(-256, RDX), R8) // start of the last run of four blocks; may be negative
-	b.MOVL(u32(64), R9L)       // size of the block being checked
+	b.LEAQ(gen.Mem(RDX, -256), R8) // start of the last run of four blocks; may be negative
+	b.MOVL(u32(64), R9L)           // size of the block being checked
 
 	b.CMPQ(RDX, u8(64))
 	b.JB(label("setup512"))
-	b.VMOVDQU64(mem(0, RSI), Z0)
+	b.VMOVDQU64(gen.Mem(RSI, 0), Z0)
 	b.store(Z0, 0)
 	b.VPMOVB2M(Z0, K1)
 	b.KORTESTQ(K1, K1)
 	b.JNZ(label("setup512"))
-	b.acc(Z0, mem(64, RAX))
+	b.acc(Z0, gen.Mem(RAX, 64))
 
 	// The first block is ASCII. So are the runs of four blocks after it
 	// that this loop takes, as in asciiRun512 but before the set-up of the
@@ -118,7 +118,7 @@ func body4(f *gen.File, k kind) {
 	b.Label("found2")
 	b.KORTESTQ(K1, K1)
 	b.JNZ(label("found512"))
-	b.acc(Z0, mem(64, RAX))
+	b.acc(Z0, gen.Mem(RAX, 64))
 	b.ADDQ(u8(64), RAX)
 	b.KMOVQ(K2, K1)
 	b.JMP(label("found512"))
@@ -137,7 +137,7 @@ func body4(f *gen.File, k kind) {
 	b.check(Z0, Z1, Z2, Z3, Z4, Z5, Z6, K1)
 	b.KORTESTQ(K1, K1)
 	b.JNZ(label("found512"))
-	b.acc(Z0, memIdx(0, RAX, R9))
+	b.acc(Z0, gen.At(RAX, R9, 0))
 	b.ADDQ(R9, RAX)
 	b.CMPQ(RAX, RDX)
 	b.JAE(label("end512")) // the block was the last, as often in short input
@@ -148,7 +148,7 @@ func body4(f *gen.File, k kind) {
 	b.Label("ascii512")
 	b.unfinished(src(-64))
 	b.JNZ(label("done512"))
-	b.acc(Z0, mem(64, RAX))
+	b.acc(Z0, gen.Mem(RAX, 64))
 	b.ADDQ(u8(64), RAX)
 	b.runCount()
 
@@ -182,9 +182,9 @@ func body4(f *gen.File, k kind) {
 	// The first block: shift in zeros for the bytes before src. Bytes past
 	// the end of src are zeros too, so that an unfinished sequence at the
 	// end shows as an error.
-	b.VMOVDQU8_Z(mem(0, RSI), K2, Z0)
+	b.VMOVDQU8_Z(gen.Mem(RSI, 0), K2, Z0)
 	if k.copy {
-		b.VMOVDQU8(Z0, K2, mem(0, RDI))
+		b.VMOVDQU8(Z0, K2, gen.Mem(RDI, 0))
 	}
 
 	// Z0 holds the first block, which is not ASCII.
@@ -197,7 +197,7 @@ func body4(f *gen.File, k kind) {
 	// before them (the first flag cannot come before AX), and otherwise
 	// leave the 1 or 2 bytes left to the caller.
 	b.Label("last512")
-	b.LEAQ(mem(-64, RDX), R11)
+	b.LEAQ(gen.Mem(RDX, -64), R11)
 	b.CMPQ(R11, u8(3))
 	b.JB(label("done512"))
 	b.lastCount()
@@ -215,7 +215,7 @@ func body4(f *gen.File, k kind) {
 	b.MOVQ(RDX, RAX)
 	b.CMPQ(RDX, u8(64))
 	b.JB(label("done512"))
-	b.unfinished(memIdx(-64, RSI, RDX))
+	b.unfinished(gen.At(RSI, RDX, -64))
 	b.JZ(label("done512"))
 	b.DECQ(RAX)
 	b.JMP(label("done512"))
@@ -228,12 +228,12 @@ func body4(f *gen.File, k kind) {
 	b.ADDQ(RCX, RAX)
 	b.CMPQ(RAX, RDX)
 	b.JB(label("done512"))
-	b.LEAQ(mem(-1, RDX), RAX)
+	b.LEAQ(gen.Mem(RDX, -1), RAX)
 
 	b.Label("done512")
 	b.VZEROUPPER()
 	if !k.count {
-		b.MOVQ(RAX, mem(0, R13))
+		b.MOVQ(RAX, gen.Mem(R13, 0))
 		b.RET()
 		return
 	}
@@ -273,7 +273,7 @@ func (b avx512) unfinished(addr operand.Mem) {
 // setup loads the constants of the AVX-512 body.
 func (b avx512) setup() {
 	b.VMOVDQU64(gen.Static("prevHigh", 0), Z31)
-	b.VMOVDQU64(mem(0, R12), Z30)
+	b.VMOVDQU64(gen.Mem(R12, 0), Z30)
 	b.VMOVDQU64(gen.Static("curHigh", 0), Z29)
 	for _, c := range []struct {
 		v uint32

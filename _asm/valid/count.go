@@ -33,10 +33,10 @@ import (
 // end of the blocks counted in end and the start of the last group with a
 // newline in group, and returns.
 func countResult(f *gen.File, end, group Register) {
-	f.MOVQ(RAX, mem(0, R13))
-	f.MOVQ(R14, mem(8, R13))
-	f.MOVQ(end, mem(16, R13))
-	f.MOVQ(group, mem(24, R13))
+	f.MOVQ(RAX, gen.Mem(R13, 0))
+	f.MOVQ(R14, gen.Mem(R13, 8))
+	f.MOVQ(end, gen.Mem(R13, 16))
+	f.MOVQ(group, gen.Mem(R13, 24))
 	f.RET()
 }
 
@@ -84,7 +84,7 @@ func (b avx2) accPair() {
 	b.POPCNTQ(RCX, RCX)
 	b.CMOVQNE(R10, R11)
 	b.ADDQ(RCX, R14)
-	b.LEAQ(mem(64, RAX), R10)
+	b.LEAQ(gen.Mem(RAX, 64), R10)
 }
 
 // runCount starts a run of ASCII blocks, at R10 = AX, with Y7 clear: it
@@ -95,8 +95,8 @@ func (b avx2) runCount() {
 		return
 	}
 	b.VMOVDQU(gen.Static("nl", 0), Y9)
-	b.LEAQ(mem(3968, RAX), R8)
-	b.LEAQ(mem(-128, RDX), RCX)
+	b.LEAQ(gen.Mem(RAX, 3968), R8)
+	b.LEAQ(gen.Mem(RDX, -128), RCX)
 	b.CMPQ(RCX, R8)
 	b.CMOVQLT(RCX, R8)
 }
@@ -130,9 +130,9 @@ func (b avx2) flush2(at string) {
 	b.TESTQ(RCX, RCX)
 	b.JEQ(label(at + "End"))
 	b.ADDQ(RCX, R14)
-	b.LEAQ(mem(-32, RAX), R8)
+	b.LEAQ(gen.Mem(RAX, -32), R8)
 	b.Label(at + "Search")
-	b.VPCMPEQB(memIdx(0, RSI, R8), Y9, Y1)
+	b.VPCMPEQB(gen.At(RSI, R8, 0), Y9, Y1)
 	b.VPMOVMSKB(Y1, ECX)
 	b.BSRL(ECX, ECX)
 	b.JNE(label(at + "Found"))
@@ -209,7 +209,7 @@ func (b avx512) accPair() {
 	b.ADDQ(R11, RCX)
 	b.CMOVQNE(RBX, R10)
 	b.ADDQ(RCX, R14)
-	b.LEAQ(mem(128, RAX), RBX)
+	b.LEAQ(gen.Mem(RAX, 128), RBX)
 }
 
 // runCount starts a run of ASCII blocks, at BX = AX: it ends the run within
@@ -219,8 +219,8 @@ func (b avx512) runCount() {
 	if !b.count {
 		return
 	}
-	b.LEAQ(mem(3840, RAX), R8)
-	b.LEAQ(mem(-256, RDX), RCX)
+	b.LEAQ(gen.Mem(RAX, 3840), R8)
+	b.LEAQ(gen.Mem(RDX, -256), RCX)
 	b.CMPQ(RCX, R8)
 	b.CMOVQLT(RCX, R8)
 	b.VPBROADCASTB(gen.Static("nl", 0), Y14)
@@ -266,9 +266,9 @@ func (b avx512) flush4(at string) {
 	b.TESTQ(RCX, RCX)
 	b.JEQ(label(at + "End"))
 	b.ADDQ(RCX, R14)
-	b.LEAQ(mem(-64, RAX), R11)
+	b.LEAQ(gen.Mem(RAX, -64), R11)
 	b.Label(at + "Search")
-	b.VPCMPEQB(memIdx(0, RSI, R11), Z24, K4)
+	b.VPCMPEQB(gen.At(RSI, R11, 0), Z24, K4)
 	b.KMOVQ(K4, RCX)
 	b.BSRQ(RCX, RCX)
 	b.JNE(label(at + "Found"))

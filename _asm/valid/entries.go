@@ -105,6 +105,6 @@ func vec(f *gen.File, avx512, avx2 string) {
 	f.Label("short")
 	f.JMP(gen.Func(avx2))
 	f.Label("none")
-	f.MOVQ(i32(-1), mem(0, R13))
+	f.MOVQ(i32(-1), gen.Mem(R13, 0))
 	f.RET()
 }

@@ -93,19 +93,9 @@ type (
 // label is a jump target in the function being written.
 func label(name string) operand.LabelRef { return operand.LabelRef(name) }
 
-// mem is disp(base).
-func mem(disp int, base reg.Register) operand.Mem {
-	return operand.Mem{Disp: disp, Base: base}
-}
-
-// memIdx is disp(base)(index*1).
-func memIdx(disp int, base, index reg.Register) operand.Mem {
-	return operand.Mem{Disp: disp, Base: base, Index: index, Scale: 1}
-}
-
 // src is disp(SI)(AX*1): the block of src at AX, displaced.
-func src(disp int) operand.Mem { return memIdx(disp, reg.RSI, reg.RAX) }
+func src(disp int) operand.Mem { return gen.At(reg.RSI, reg.RAX, disp) }
 
 // dst is disp(DI)(AX*1), where the copying kernels store the block of
 // src(disp).
-func dst(disp int) operand.Mem { return memIdx(disp, reg.RDI, reg.RAX) }
+func dst(disp int) operand.Mem { return gen.At(reg.RDI, reg.RAX, disp) }
