@@ -82,11 +82,6 @@ func Field(name string, base reg.Register) operand.Mem {
 	return operand.Mem{Symbol: operand.Symbol{Name: name}, Base: base}
 }
 
-// FieldIndex returns name(base)(index*scale).
-func FieldIndex(name string, base, index reg.Register, scale uint8) operand.Mem {
-	return operand.Mem{Symbol: operand.Symbol{Name: name}, Base: base, Index: index, Scale: scale}
-}
-
 // Mem returns the memory operand disp(base).
 func Mem(base reg.Register, disp int) operand.Mem {
 	return operand.Mem{Base: base, Disp: disp}
@@ -101,11 +96,6 @@ func At(base, index reg.Register, disp int) operand.Mem {
 // function name, for a JMP into it.
 func Func(name string) operand.Mem {
 	return operand.NewDataAddr(operand.Symbol{Name: "·" + name}, 0)
-}
-
-// Call returns ·name(SB) as CALL takes it (avo has only its rel32 form).
-func Call(name string) operand.LabelRef {
-	return operand.LabelRef("·" + name + "(SB)")
 }
 
 // Global returns ·name(SB), a package variable.
