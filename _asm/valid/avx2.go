@@ -12,8 +12,9 @@ import (
 //
 // The constants that setup loads stay in place for the whole body: Y15
 // holds 0F in every byte, Y11 60 and Y10 70; Y14, Y13 and Y12 the lookup
-// tables prevHigh, the variant's prevLow (from R12) and curHigh; Y8 the
-// last 32 bytes of incompleteMax.
+// tables prevHigh, the variant's prevLow (from R12) and curHigh; Y8 80 in
+// every byte, which each block's check uses (a register, where a memory
+// operand would add a load to each block).
 type avx2 struct {
 	*gen.File
 	kind
@@ -166,7 +167,7 @@ func body2(f *gen.File, k kind) {
 	b.MOVQ(RAX, RCX)
 	b.MOVQ(R8, RAX)
 	b.ascii()
-	b.VPTEST(gen.Static("high", 0), Y0)
+	b.VPTEST(Y8, Y0)
 	b.JNZ(label("runTailBack"))
 	b.MOVQ(RDX, RAX)
 	b.JMP(label("done"))
@@ -234,7 +235,7 @@ func (b avx2) setup() {
 	b.VMOVDQU(gen.Static("prevHigh", 0), Y14)
 	b.VMOVDQU(gen.Mem(R12, 0), Y13)
 	b.VMOVDQU(gen.Static("curHigh", 0), Y12)
-	b.VMOVDQU(gen.Static("incompleteMax", 32), Y8)
+	b.VMOVDQU(gen.Static("high", 0), Y8)
 	b.VPXOR(Y7, Y7, Y7)
 }
 
@@ -261,7 +262,7 @@ func (b avx2) prev() {
 // where it meets one.
 func (b avx2) unfinished(addr operand.Mem) {
 	b.VMOVDQU(addr, Y7)
-	b.VPSUBUSB(Y8, Y7, Y7)
+	b.VPSUBUSB(gen.Static("incompleteMax", 32), Y7, Y7)
 	b.VPTEST(Y7, Y7)
 }
 
@@ -292,7 +293,7 @@ func (b avx2) checkR(cur, p1, p2, p3, out, t1, t2 Register) {
 	b.VPSUBUSB(Y11, p2, p2)
 	b.VPSUBUSB(Y10, p3, p3)
 	b.VPOR(p2, p3, p2)
-	b.VPAND(gen.Static("high", 0), p2, p2)
+	b.VPAND(Y8, p2, p2)
 	b.VPXOR(p2, out, out)
 }
 
@@ -416,7 +417,7 @@ func short(f *gen.File) {
 func (b avx2) shortFlags() {
 	b.first()
 	b.check()
-	b.VPSUBUSB(Y8, Y0, Y7)
+	b.VPSUBUSB(gen.Static("incompleteMax", 32), Y0, Y7)
 	b.VPXOR(Y5, Y5, Y5)
 	b.VPCMPEQB(Y5, Y4, Y4)
 	b.VPMOVMSKB(Y4, ECX)

@@ -27,7 +27,7 @@ TEXT ·shortAVX2(SB), NOSPLIT, $0-0
 	VMOVDQU      prevHigh<>+0(SB), Y14
 	VMOVDQU      (R12), Y13
 	VMOVDQU      curHigh<>+0(SB), Y12
-	VMOVDQU      incompleteMax<>+32(SB), Y8
+	VMOVDQU      high<>+0(SB), Y8
 	VPXOR        Y7, Y7, Y7
 	MOVL         SI, CX
 	ANDL         $0x00000fff, CX
@@ -55,9 +55,9 @@ TEXT ·shortAVX2(SB), NOSPLIT, $0-0
 	VPSUBUSB     Y11, Y2, Y2
 	VPSUBUSB     Y10, Y3, Y3
 	VPOR         Y2, Y3, Y2
-	VPAND        high<>+0(SB), Y2, Y2
+	VPAND        Y8, Y2, Y2
 	VPXOR        Y2, Y4, Y4
-	VPSUBUSB     Y8, Y0, Y7
+	VPSUBUSB     incompleteMax<>+32(SB), Y0, Y7
 	VPXOR        Y5, Y5, Y5
 	VPCMPEQB     Y5, Y4, Y4
 	VPMOVMSKB    Y4, CX
@@ -96,9 +96,9 @@ atEnd:
 	VPSUBUSB     Y11, Y2, Y2
 	VPSUBUSB     Y10, Y3, Y3
 	VPOR         Y2, Y3, Y2
-	VPAND        high<>+0(SB), Y2, Y2
+	VPAND        Y8, Y2, Y2
 	VPXOR        Y2, Y4, Y4
-	VPSUBUSB     Y8, Y0, Y7
+	VPSUBUSB     incompleteMax<>+32(SB), Y0, Y7
 	VPXOR        Y5, Y5, Y5
 	VPCMPEQB     Y5, Y4, Y4
 	VPMOVMSKB    Y4, CX
@@ -144,7 +144,7 @@ TEXT ·checkAVX2(SB), NOSPLIT, $0-0
 	VMOVDQU      prevHigh<>+0(SB), Y14
 	VMOVDQU      (R12), Y13
 	VMOVDQU      curHigh<>+0(SB), Y12
-	VMOVDQU      incompleteMax<>+32(SB), Y8
+	VMOVDQU      high<>+0(SB), Y8
 	VPXOR        Y7, Y7, Y7
 	VMOVDQU      (SI), Y0
 	VPMOVMSKB    Y0, CX
@@ -181,7 +181,7 @@ loop:
 	VPSUBUSB  Y11, Y2, Y2
 	VPSUBUSB  Y10, Y3, Y3
 	VPOR      Y2, Y3, Y2
-	VPAND     high<>+0(SB), Y2, Y2
+	VPAND     Y8, Y2, Y2
 	VPXOR     Y2, Y4, Y4
 	VMOVDQU   31(SI)(AX*1), Y1
 	VMOVDQU   30(SI)(AX*1), Y2
@@ -199,7 +199,7 @@ loop:
 	VPSUBUSB  Y11, Y2, Y2
 	VPSUBUSB  Y10, Y3, Y3
 	VPOR      Y2, Y3, Y2
-	VPAND     high<>+0(SB), Y2, Y2
+	VPAND     Y8, Y2, Y2
 	VPXOR     Y2, Y5, Y5
 	VPOR      Y4, Y5, Y6
 	VPTEST    Y6, Y6
@@ -216,7 +216,7 @@ foundPair:
 
 asciiPair:
 	VMOVDQU  -32(SI)(AX*1), Y7
-	VPSUBUSB Y8, Y7, Y7
+	VPSUBUSB incompleteMax<>+32(SB), Y7, Y7
 	VPTEST   Y7, Y7
 	JNZ      done
 	ADDQ     $0x40, AX
@@ -247,7 +247,7 @@ check:
 	VPSUBUSB Y11, Y2, Y2
 	VPSUBUSB Y10, Y3, Y3
 	VPOR     Y2, Y3, Y2
-	VPAND    high<>+0(SB), Y2, Y2
+	VPAND    Y8, Y2, Y2
 	VPXOR    Y2, Y4, Y4
 	VPTEST   Y4, Y4
 	JNZ      found
@@ -256,7 +256,7 @@ check:
 
 ascii:
 	VMOVDQU  -32(SI)(AX*1), Y7
-	VPSUBUSB Y8, Y7, Y7
+	VPSUBUSB incompleteMax<>+32(SB), Y7, Y7
 	VPTEST   Y7, Y7
 	JNZ      done
 
@@ -290,7 +290,7 @@ runTail:
 	VMOVDQU 64(SI)(AX*1), Y1
 	VPOR    96(SI)(AX*1), Y1, Y1
 	VPOR    Y1, Y0, Y0
-	VPTEST  high<>+0(SB), Y0
+	VPTEST  Y8, Y0
 	JNZ     runTailBack
 	MOVQ    DX, AX
 	JMP     done
@@ -322,7 +322,7 @@ tail:
 	VPSUBUSB Y11, Y2, Y2
 	VPSUBUSB Y10, Y3, Y3
 	VPOR     Y2, Y3, Y2
-	VPAND    high<>+0(SB), Y2, Y2
+	VPAND    Y8, Y2, Y2
 	VPXOR    Y2, Y4, Y4
 	VPTEST   Y4, Y4
 	JNZ      found
@@ -330,7 +330,7 @@ tail:
 end:
 	MOVQ     DX, AX
 	VMOVDQU  -32(SI)(DX*1), Y7
-	VPSUBUSB Y8, Y7, Y7
+	VPSUBUSB incompleteMax<>+32(SB), Y7, Y7
 	VPTEST   Y7, Y7
 	JZ       done
 	DECQ     AX
@@ -371,7 +371,7 @@ TEXT ·copyAVX2(SB), NOSPLIT, $0-0
 	VMOVDQU      prevHigh<>+0(SB), Y14
 	VMOVDQU      (R12), Y13
 	VMOVDQU      curHigh<>+0(SB), Y12
-	VMOVDQU      incompleteMax<>+32(SB), Y8
+	VMOVDQU      high<>+0(SB), Y8
 	VPXOR        Y7, Y7, Y7
 	VMOVDQU      (SI), Y0
 	VMOVDQU      Y0, (DI)(AX*1)
@@ -411,7 +411,7 @@ loop:
 	VPSUBUSB  Y11, Y2, Y2
 	VPSUBUSB  Y10, Y3, Y3
 	VPOR      Y2, Y3, Y2
-	VPAND     high<>+0(SB), Y2, Y2
+	VPAND     Y8, Y2, Y2
 	VPXOR     Y2, Y4, Y4
 	VMOVDQU   31(SI)(AX*1), Y1
 	VMOVDQU   30(SI)(AX*1), Y2
@@ -429,7 +429,7 @@ loop:
 	VPSUBUSB  Y11, Y2, Y2
 	VPSUBUSB  Y10, Y3, Y3
 	VPOR      Y2, Y3, Y2
-	VPAND     high<>+0(SB), Y2, Y2
+	VPAND     Y8, Y2, Y2
 	VPXOR     Y2, Y5, Y5
 	VPOR      Y4, Y5, Y6
 	VPTEST    Y6, Y6
@@ -446,7 +446,7 @@ foundPair:
 
 asciiPair:
 	VMOVDQU  -32(SI)(AX*1), Y7
-	VPSUBUSB Y8, Y7, Y7
+	VPSUBUSB incompleteMax<>+32(SB), Y7, Y7
 	VPTEST   Y7, Y7
 	JNZ      done
 	ADDQ     $0x40, AX
@@ -478,7 +478,7 @@ check:
 	VPSUBUSB Y11, Y2, Y2
 	VPSUBUSB Y10, Y3, Y3
 	VPOR     Y2, Y3, Y2
-	VPAND    high<>+0(SB), Y2, Y2
+	VPAND    Y8, Y2, Y2
 	VPXOR    Y2, Y4, Y4
 	VPTEST   Y4, Y4
 	JNZ      found
@@ -487,7 +487,7 @@ check:
 
 ascii:
 	VMOVDQU  -32(SI)(AX*1), Y7
-	VPSUBUSB Y8, Y7, Y7
+	VPSUBUSB incompleteMax<>+32(SB), Y7, Y7
 	VPTEST   Y7, Y7
 	JNZ      done
 
@@ -533,7 +533,7 @@ runTail:
 	VPOR    Y1, Y0, Y0
 	VPOR    Y3, Y2, Y2
 	VPOR    Y2, Y0, Y0
-	VPTEST  high<>+0(SB), Y0
+	VPTEST  Y8, Y0
 	JNZ     runTailBack
 	MOVQ    DX, AX
 	JMP     done
@@ -566,7 +566,7 @@ tail:
 	VPSUBUSB Y11, Y2, Y2
 	VPSUBUSB Y10, Y3, Y3
 	VPOR     Y2, Y3, Y2
-	VPAND    high<>+0(SB), Y2, Y2
+	VPAND    Y8, Y2, Y2
 	VPXOR    Y2, Y4, Y4
 	VPTEST   Y4, Y4
 	JNZ      found
@@ -574,7 +574,7 @@ tail:
 end:
 	MOVQ     DX, AX
 	VMOVDQU  -32(SI)(DX*1), Y7
-	VPSUBUSB Y8, Y7, Y7
+	VPSUBUSB incompleteMax<>+32(SB), Y7, Y7
 	VPTEST   Y7, Y7
 	JZ       done
 	DECQ     AX
@@ -1064,7 +1064,7 @@ TEXT ·countAVX2(SB), NOSPLIT, $0-0
 	VMOVDQU      prevHigh<>+0(SB), Y14
 	VMOVDQU      (R12), Y13
 	VMOVDQU      curHigh<>+0(SB), Y12
-	VMOVDQU      incompleteMax<>+32(SB), Y8
+	VMOVDQU      high<>+0(SB), Y8
 	VPXOR        Y7, Y7, Y7
 	VMOVDQU      (SI), Y0
 	VPMOVMSKB    Y0, CX
@@ -1101,7 +1101,7 @@ loop:
 	VPSUBUSB  Y11, Y2, Y2
 	VPSUBUSB  Y10, Y3, Y3
 	VPOR      Y2, Y3, Y2
-	VPAND     high<>+0(SB), Y2, Y2
+	VPAND     Y8, Y2, Y2
 	VPXOR     Y2, Y4, Y4
 	VMOVDQU   31(SI)(AX*1), Y1
 	VMOVDQU   30(SI)(AX*1), Y2
@@ -1119,7 +1119,7 @@ loop:
 	VPSUBUSB  Y11, Y2, Y2
 	VPSUBUSB  Y10, Y3, Y3
 	VPOR      Y2, Y3, Y2
-	VPAND     high<>+0(SB), Y2, Y2
+	VPAND     Y8, Y2, Y2
 	VPXOR     Y2, Y5, Y5
 	VPOR      Y4, Y5, Y6
 	VPTEST    Y6, Y6
@@ -1158,7 +1158,7 @@ foundPair:
 
 asciiPair:
 	VMOVDQU   -32(SI)(AX*1), Y7
-	VPSUBUSB  Y8, Y7, Y7
+	VPSUBUSB  incompleteMax<>+32(SB), Y7, Y7
 	VPTEST    Y7, Y7
 	JNZ       done
 	VMOVDQU   nl<>+0(SB), Y1
@@ -1202,7 +1202,7 @@ check:
 	VPSUBUSB  Y11, Y2, Y2
 	VPSUBUSB  Y10, Y3, Y3
 	VPOR      Y2, Y3, Y2
-	VPAND     high<>+0(SB), Y2, Y2
+	VPAND     Y8, Y2, Y2
 	VPXOR     Y2, Y4, Y4
 	VPTEST    Y4, Y4
 	JNZ       found
@@ -1220,7 +1220,7 @@ check:
 
 ascii:
 	VMOVDQU  -32(SI)(AX*1), Y7
-	VPSUBUSB Y8, Y7, Y7
+	VPSUBUSB incompleteMax<>+32(SB), Y7, Y7
 	VPTEST   Y7, Y7
 	JNZ      done
 
@@ -1281,7 +1281,7 @@ runTail:
 	VPOR    Y2, Y1, Y0
 	VPOR    Y3, Y0, Y0
 	VPOR    Y4, Y0, Y0
-	VPTEST  high<>+0(SB), Y0
+	VPTEST  Y8, Y0
 	JNZ     runTailBack
 	MOVQ    DX, AX
 	JMP     done
@@ -1313,7 +1313,7 @@ tail:
 	VPSUBUSB  Y11, Y2, Y2
 	VPSUBUSB  Y10, Y3, Y3
 	VPOR      Y2, Y3, Y2
-	VPAND     high<>+0(SB), Y2, Y2
+	VPAND     Y8, Y2, Y2
 	VPXOR     Y2, Y4, Y4
 	VPTEST    Y4, Y4
 	JNZ       found
@@ -1332,7 +1332,7 @@ tail:
 end:
 	MOVQ     DX, AX
 	VMOVDQU  -32(SI)(DX*1), Y7
-	VPSUBUSB Y8, Y7, Y7
+	VPSUBUSB incompleteMax<>+32(SB), Y7, Y7
 	VPTEST   Y7, Y7
 	JZ       done
 	DECQ     AX
@@ -1413,7 +1413,7 @@ TEXT ·copyCountAVX2(SB), NOSPLIT, $0-0
 	VMOVDQU      prevHigh<>+0(SB), Y14
 	VMOVDQU      (R12), Y13
 	VMOVDQU      curHigh<>+0(SB), Y12
-	VMOVDQU      incompleteMax<>+32(SB), Y8
+	VMOVDQU      high<>+0(SB), Y8
 	VPXOR        Y7, Y7, Y7
 	VMOVDQU      (SI), Y0
 	VMOVDQU      Y0, (DI)(AX*1)
@@ -1453,7 +1453,7 @@ loop:
 	VPSUBUSB  Y11, Y2, Y2
 	VPSUBUSB  Y10, Y3, Y3
 	VPOR      Y2, Y3, Y2
-	VPAND     high<>+0(SB), Y2, Y2
+	VPAND     Y8, Y2, Y2
 	VPXOR     Y2, Y4, Y4
 	VMOVDQU   31(SI)(AX*1), Y1
 	VMOVDQU   30(SI)(AX*1), Y2
@@ -1471,7 +1471,7 @@ loop:
 	VPSUBUSB  Y11, Y2, Y2
 	VPSUBUSB  Y10, Y3, Y3
 	VPOR      Y2, Y3, Y2
-	VPAND     high<>+0(SB), Y2, Y2
+	VPAND     Y8, Y2, Y2
 	VPXOR     Y2, Y5, Y5
 	VPOR      Y4, Y5, Y6
 	VPTEST    Y6, Y6
@@ -1510,7 +1510,7 @@ foundPair:
 
 asciiPair:
 	VMOVDQU   -32(SI)(AX*1), Y7
-	VPSUBUSB  Y8, Y7, Y7
+	VPSUBUSB  incompleteMax<>+32(SB), Y7, Y7
 	VPTEST    Y7, Y7
 	JNZ       done
 	VMOVDQU   nl<>+0(SB), Y1
@@ -1555,7 +1555,7 @@ check:
 	VPSUBUSB  Y11, Y2, Y2
 	VPSUBUSB  Y10, Y3, Y3
 	VPOR      Y2, Y3, Y2
-	VPAND     high<>+0(SB), Y2, Y2
+	VPAND     Y8, Y2, Y2
 	VPXOR     Y2, Y4, Y4
 	VPTEST    Y4, Y4
 	JNZ       found
@@ -1573,7 +1573,7 @@ check:
 
 ascii:
 	VMOVDQU  -32(SI)(AX*1), Y7
-	VPSUBUSB Y8, Y7, Y7
+	VPSUBUSB incompleteMax<>+32(SB), Y7, Y7
 	VPTEST   Y7, Y7
 	JNZ      done
 
@@ -1642,7 +1642,7 @@ runTail:
 	VMOVDQU Y2, 32(DI)(AX*1)
 	VMOVDQU Y3, 64(DI)(AX*1)
 	VMOVDQU Y4, 96(DI)(AX*1)
-	VPTEST  high<>+0(SB), Y0
+	VPTEST  Y8, Y0
 	JNZ     runTailBack
 	MOVQ    DX, AX
 	JMP     done
@@ -1675,7 +1675,7 @@ tail:
 	VPSUBUSB  Y11, Y2, Y2
 	VPSUBUSB  Y10, Y3, Y3
 	VPOR      Y2, Y3, Y2
-	VPAND     high<>+0(SB), Y2, Y2
+	VPAND     Y8, Y2, Y2
 	VPXOR     Y2, Y4, Y4
 	VPTEST    Y4, Y4
 	JNZ       found
@@ -1694,7 +1694,7 @@ tail:
 end:
 	MOVQ     DX, AX
 	VMOVDQU  -32(SI)(DX*1), Y7
-	VPSUBUSB Y8, Y7, Y7
+	VPSUBUSB incompleteMax<>+32(SB), Y7, Y7
 	VPTEST   Y7, Y7
 	JZ       done
 	DECQ     AX
