@@ -7,7 +7,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	sonicutf8 "github.com/bytedance/sonic/utf8"
@@ -153,4 +155,75 @@ func BenchmarkValidCall(b *testing.B) {
 			}
 		}
 	}
+}
+
+// ratioSize is the input size of BenchmarkRatio: the size of the lipsum
+// texts that issue 30's targets were set on, in L2 but not L1.
+const ratioSize = 64 << 10
+
+// BenchmarkRatio reports, for each script, the speed of Span, of io.Copy
+// from a Reject Reader and of one Transform under Replace against sonic's
+// Validate, and Transform's against Span: each as the median, over the
+// iterations, of the ratio of two times taken back to back, in turn. On a
+// shared machine whose speed drifts by tens of percent from one second to
+// the next, two times taken microseconds apart see the same machine, where
+// the ns/op of separate benchmarks do not. Compare runs with benchstat on
+// the metrics (higher is faster than the peer).
+func BenchmarkRatio(b *testing.B) {
+	tr := utf8stream.NewTransformer(utf8stream.Reject)
+	rep := utf8stream.NewTransformer(utf8stream.Replace)
+	var br bytes.Reader
+	rd := utf8stream.NewReader(nil, utf8stream.Reject)
+	for _, name := range textgen.Names[:10] {
+		data := textgen.Make(name, ratioSize)
+		dst := make([]byte, 2*len(data))
+		jobs := [...]func() bool{
+			func() bool { tr.Reset(); n, _ := tr.Span(data, true); return n == len(data) },
+			func() bool {
+				br.Reset(data)
+				rd.Reset(&br)
+				_, err := io.Copy(io.Discard, rd)
+				return err == nil
+			},
+			func() bool {
+				rep.Reset()
+				_, n, err := rep.Transform(dst, data, true)
+				return n == len(data) && err == nil
+			},
+			func() bool { return sonicutf8.Validate(data) },
+		}
+		b.Run("input="+name, func(b *testing.B) {
+			var times [len(jobs)][]float64
+			i := 0
+			for b.Loop() {
+				// A different job first each time, so that none
+				// always runs on a cache the one before warmed.
+				for k := range jobs {
+					j := (i + k) % len(jobs)
+					t0 := time.Now()
+					ok := jobs[j]()
+					times[j] = append(times[j], float64(time.Since(t0)))
+					if !ok {
+						b.Fatal("invalid")
+					}
+				}
+				i++
+			}
+			span, reader, transform, sonic := times[0], times[1], times[2], times[3]
+			b.ReportMetric(medianRatio(sonic, span), "span/sonic")
+			b.ReportMetric(medianRatio(sonic, reader), "reader/sonic")
+			b.ReportMetric(medianRatio(span, transform), "transform/span")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// medianRatio returns the median over i of num[i]/den[i].
+func medianRatio(num, den []float64) float64 {
+	r := make([]float64, len(num))
+	for i := range num {
+		r[i] = num[i] / den[i]
+	}
+	slices.Sort(r)
+	return r[len(r)/2]
 }
