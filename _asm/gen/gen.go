@@ -62,6 +62,13 @@ func (f *File) Header(lines ...string) {
 // (the Go assembler picks the encoding again from the value).
 const constBase = 0x7ff00000
 
+// PCALIGN writes PCALIGN $n, which avo does not know: the assembler pads
+// with NOPs to the next multiple of n bytes, so that where a loop falls in
+// the instruction cache does not depend on the code before it.
+func (f *File) PCALIGN(n uint8) {
+	f.Instruction(&ir.Instruction{Opcode: "PCALIGN", Operands: []operand.Op{operand.U8(n)}})
+}
+
 // Const returns an immediate that is printed as $name, a constant of
 // go_asm.h. Avo checks operand types when an instruction is built, so
 // Const gives a placeholder that Generate replaces.

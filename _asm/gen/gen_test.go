@@ -27,6 +27,7 @@ func TestBuild(t *testing.T) {
 	f.VMOVDQU(At(RSI, RDX, -1), Y2)
 	f.CMPQ(Global("impl"), f.Const("const_implAVX2"))
 	f.JMP(operand.LabelRef("none"))
+	f.PCALIGN(32)
 	f.Label("none")
 	f.JMP(Func("body"))
 	f.TZCNTQ(RAX, RAX)
@@ -54,7 +55,7 @@ func TestBuild(t *testing.T) {
 		"MOVQ    8(AX), BX",
 		"-1(SI)(DX*1), Y2",
 		"·impl+0(SB), $const_implAVX2",
-		"\nnone:\n",
+		"PCALIGN $0x20\n\nnone:\n",
 		"JMP ·body+0(SB)\n",
 	} {
 		if !strings.Contains(string(src), want) {

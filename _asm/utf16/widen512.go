@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/mmcloughlin/avo/ir"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
 
@@ -28,12 +27,6 @@ func consts5() {
 	bytes5(0x3F, Z16)
 	bytes5(0x03, Z19)
 	bytes5(0x01, Z20)
-}
-
-// pcalign writes PCALIGN $n, which avo does not know: the assembler
-// aligns the next instruction to n bytes.
-func pcalign(n uint8) {
-	f.Instruction(&ir.Instruction{Opcode: "PCALIGN", Operands: []Op{U8(n)}})
 }
 
 // units5 sets Z0 and Z6 to the low and the high byte of the unit of the
@@ -157,7 +150,7 @@ func secondBytes5() {
 // move with the code before it.
 func widenAVX512() {
 	kernel("widenAVX512", "func(dst, src []byte) (nd, ns int)")
-	pcalign(64)
+	f.PCALIGN(64)
 	args()
 	f.XORQ(RAX, RAX)
 	f.XORQ(RBX, RBX)
