@@ -165,47 +165,49 @@ loop:
 	VPMOVMSKB Y4, CX
 	TESTL     CX, CX
 	JZ        asciiPair
-	VMOVDQU   -1(SI)(AX*1), Y1
-	VMOVDQU   -2(SI)(AX*1), Y2
-	VMOVDQU   -3(SI)(AX*1), Y3
-	VPSRLW    $0x04, Y1, Y4
-	VPAND     Y15, Y4, Y4
-	VPSHUFB   Y4, Y14, Y4
-	VPAND     Y15, Y1, Y5
-	VPSHUFB   Y5, Y13, Y5
-	VPSRLW    $0x04, Y0, Y6
-	VPAND     Y15, Y6, Y6
-	VPSHUFB   Y6, Y12, Y6
-	VPAND     Y4, Y5, Y4
-	VPAND     Y6, Y4, Y4
-	VPSUBUSB  Y11, Y2, Y2
-	VPSUBUSB  Y10, Y3, Y3
-	VPOR      Y2, Y3, Y2
-	VPAND     Y8, Y2, Y2
-	VPXOR     Y2, Y4, Y4
-	VMOVDQU   31(SI)(AX*1), Y1
-	VMOVDQU   30(SI)(AX*1), Y2
-	VMOVDQU   29(SI)(AX*1), Y3
-	VPSRLW    $0x04, Y1, Y5
-	VPAND     Y15, Y5, Y5
-	VPSHUFB   Y5, Y14, Y5
-	VPAND     Y15, Y1, Y6
-	VPSHUFB   Y6, Y13, Y6
-	VPSRLW    $0x04, Y9, Y0
-	VPAND     Y15, Y0, Y0
-	VPSHUFB   Y0, Y12, Y0
-	VPAND     Y5, Y6, Y5
-	VPAND     Y0, Y5, Y5
-	VPSUBUSB  Y11, Y2, Y2
-	VPSUBUSB  Y10, Y3, Y3
-	VPOR      Y2, Y3, Y2
-	VPAND     Y8, Y2, Y2
-	VPXOR     Y2, Y5, Y5
-	VPOR      Y4, Y5, Y6
-	VPTEST    Y6, Y6
-	JNZ       foundPair
-	ADDQ      $0x40, AX
-	JMP       loop
+
+checkPair:
+	VMOVDQU  -1(SI)(AX*1), Y1
+	VMOVDQU  -2(SI)(AX*1), Y2
+	VMOVDQU  -3(SI)(AX*1), Y3
+	VPSRLW   $0x04, Y1, Y4
+	VPAND    Y15, Y4, Y4
+	VPSHUFB  Y4, Y14, Y4
+	VPAND    Y15, Y1, Y5
+	VPSHUFB  Y5, Y13, Y5
+	VPSRLW   $0x04, Y0, Y6
+	VPAND    Y15, Y6, Y6
+	VPSHUFB  Y6, Y12, Y6
+	VPAND    Y4, Y5, Y4
+	VPAND    Y6, Y4, Y4
+	VPSUBUSB Y11, Y2, Y2
+	VPSUBUSB Y10, Y3, Y3
+	VPOR     Y2, Y3, Y2
+	VPAND    Y8, Y2, Y2
+	VPXOR    Y2, Y4, Y4
+	VMOVDQU  31(SI)(AX*1), Y1
+	VMOVDQU  30(SI)(AX*1), Y2
+	VMOVDQU  29(SI)(AX*1), Y3
+	VPSRLW   $0x04, Y1, Y5
+	VPAND    Y15, Y5, Y5
+	VPSHUFB  Y5, Y14, Y5
+	VPAND    Y15, Y1, Y6
+	VPSHUFB  Y6, Y13, Y6
+	VPSRLW   $0x04, Y9, Y0
+	VPAND    Y15, Y0, Y0
+	VPSHUFB  Y0, Y12, Y0
+	VPAND    Y5, Y6, Y5
+	VPAND    Y0, Y5, Y5
+	VPSUBUSB Y11, Y2, Y2
+	VPSUBUSB Y10, Y3, Y3
+	VPOR     Y2, Y3, Y2
+	VPAND    Y8, Y2, Y2
+	VPXOR    Y2, Y5, Y5
+	VPOR     Y4, Y5, Y6
+	VPTEST   Y6, Y6
+	JNZ      foundPair
+	ADDQ     $0x40, AX
+	JMP      loop
 
 foundPair:
 	VPTEST  Y4, Y4
@@ -261,7 +263,8 @@ ascii:
 	JNZ      done
 
 asciiFirst:
-	ADDQ $0x20, AX
+	ADDQ    $0x20, AX
+	PCALIGN $0x20
 
 runEntry:
 asciiRun:
@@ -395,47 +398,49 @@ loop:
 	VPMOVMSKB Y4, CX
 	TESTL     CX, CX
 	JZ        asciiPair
-	VMOVDQU   -1(SI)(AX*1), Y1
-	VMOVDQU   -2(SI)(AX*1), Y2
-	VMOVDQU   -3(SI)(AX*1), Y3
-	VPSRLW    $0x04, Y1, Y4
-	VPAND     Y15, Y4, Y4
-	VPSHUFB   Y4, Y14, Y4
-	VPAND     Y15, Y1, Y5
-	VPSHUFB   Y5, Y13, Y5
-	VPSRLW    $0x04, Y0, Y6
-	VPAND     Y15, Y6, Y6
-	VPSHUFB   Y6, Y12, Y6
-	VPAND     Y4, Y5, Y4
-	VPAND     Y6, Y4, Y4
-	VPSUBUSB  Y11, Y2, Y2
-	VPSUBUSB  Y10, Y3, Y3
-	VPOR      Y2, Y3, Y2
-	VPAND     Y8, Y2, Y2
-	VPXOR     Y2, Y4, Y4
-	VMOVDQU   31(SI)(AX*1), Y1
-	VMOVDQU   30(SI)(AX*1), Y2
-	VMOVDQU   29(SI)(AX*1), Y3
-	VPSRLW    $0x04, Y1, Y5
-	VPAND     Y15, Y5, Y5
-	VPSHUFB   Y5, Y14, Y5
-	VPAND     Y15, Y1, Y6
-	VPSHUFB   Y6, Y13, Y6
-	VPSRLW    $0x04, Y9, Y0
-	VPAND     Y15, Y0, Y0
-	VPSHUFB   Y0, Y12, Y0
-	VPAND     Y5, Y6, Y5
-	VPAND     Y0, Y5, Y5
-	VPSUBUSB  Y11, Y2, Y2
-	VPSUBUSB  Y10, Y3, Y3
-	VPOR      Y2, Y3, Y2
-	VPAND     Y8, Y2, Y2
-	VPXOR     Y2, Y5, Y5
-	VPOR      Y4, Y5, Y6
-	VPTEST    Y6, Y6
-	JNZ       foundPair
-	ADDQ      $0x40, AX
-	JMP       loop
+
+checkPair:
+	VMOVDQU  -1(SI)(AX*1), Y1
+	VMOVDQU  -2(SI)(AX*1), Y2
+	VMOVDQU  -3(SI)(AX*1), Y3
+	VPSRLW   $0x04, Y1, Y4
+	VPAND    Y15, Y4, Y4
+	VPSHUFB  Y4, Y14, Y4
+	VPAND    Y15, Y1, Y5
+	VPSHUFB  Y5, Y13, Y5
+	VPSRLW   $0x04, Y0, Y6
+	VPAND    Y15, Y6, Y6
+	VPSHUFB  Y6, Y12, Y6
+	VPAND    Y4, Y5, Y4
+	VPAND    Y6, Y4, Y4
+	VPSUBUSB Y11, Y2, Y2
+	VPSUBUSB Y10, Y3, Y3
+	VPOR     Y2, Y3, Y2
+	VPAND    Y8, Y2, Y2
+	VPXOR    Y2, Y4, Y4
+	VMOVDQU  31(SI)(AX*1), Y1
+	VMOVDQU  30(SI)(AX*1), Y2
+	VMOVDQU  29(SI)(AX*1), Y3
+	VPSRLW   $0x04, Y1, Y5
+	VPAND    Y15, Y5, Y5
+	VPSHUFB  Y5, Y14, Y5
+	VPAND    Y15, Y1, Y6
+	VPSHUFB  Y6, Y13, Y6
+	VPSRLW   $0x04, Y9, Y0
+	VPAND    Y15, Y0, Y0
+	VPSHUFB  Y0, Y12, Y0
+	VPAND    Y5, Y6, Y5
+	VPAND    Y0, Y5, Y5
+	VPSUBUSB Y11, Y2, Y2
+	VPSUBUSB Y10, Y3, Y3
+	VPOR     Y2, Y3, Y2
+	VPAND    Y8, Y2, Y2
+	VPXOR    Y2, Y5, Y5
+	VPOR     Y4, Y5, Y6
+	VPTEST   Y6, Y6
+	JNZ      foundPair
+	ADDQ     $0x40, AX
+	JMP      loop
 
 foundPair:
 	VPTEST  Y4, Y4
@@ -482,6 +487,8 @@ check:
 	VPXOR    Y2, Y4, Y4
 	VPTEST   Y4, Y4
 	JNZ      found
+	TESTQ    AX, AX
+	JZ       alignCheck
 	ADDQ     $0x20, AX
 	JMP      loop
 
@@ -492,7 +499,10 @@ ascii:
 	JNZ      done
 
 asciiFirst:
-	ADDQ $0x20, AX
+	TESTQ   AX, AX
+	JZ      alignASCII
+	ADDQ    $0x20, AX
+	PCALIGN $0x20
 
 runEntry:
 asciiRun:
@@ -592,6 +602,43 @@ done:
 	VZEROUPPER
 	MOVQ AX, (R13)
 	RET
+
+alignCheck:
+	MOVL    $0x00000020, AX
+	CMPQ    DX, $0x00000400
+	JB      loop
+	MOVL    DI, CX
+	NEGL    CX
+	ANDL    $0x1f, CX
+	CMPL    CX, $0x03
+	JB      loop
+	MOVL    CX, AX
+	VMOVDQU (SI)(AX*1), Y0
+	VMOVDQU 32(SI)(AX*1), Y9
+	VMOVDQU Y0, (DI)(AX*1)
+	VMOVDQU Y9, 32(DI)(AX*1)
+	JMP     checkPair
+
+alignASCII:
+	MOVL      $0x00000020, AX
+	CMPQ      DX, $0x00000400
+	JB        runEntry
+	MOVL      DI, CX
+	NEGL      CX
+	ANDL      $0x1f, CX
+	CMPL      CX, $0x03
+	JB        runEntry
+	MOVL      CX, AX
+	VMOVDQU   (SI)(AX*1), Y0
+	VMOVDQU   32(SI)(AX*1), Y9
+	VMOVDQU   Y0, (DI)(AX*1)
+	VMOVDQU   Y9, 32(DI)(AX*1)
+	VPOR      Y0, Y9, Y4
+	VPMOVMSKB Y4, CX
+	TESTL     CX, CX
+	JNZ       checkPair
+	ADDQ      $0x40, AX
+	JMP       runEntry
 
 // func checkAVX512()
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI1, BMI2
@@ -1085,6 +1132,8 @@ loop:
 	VPMOVMSKB Y4, CX
 	TESTL     CX, CX
 	JZ        asciiPair
+
+checkPair:
 	VMOVDQU   -1(SI)(AX*1), Y1
 	VMOVDQU   -2(SI)(AX*1), Y2
 	VMOVDQU   -3(SI)(AX*1), Y3
@@ -1235,6 +1284,7 @@ asciiFirst:
 	ADDQ      CX, R14
 	LEAQ      32(AX), R10
 	ADDQ      $0x20, AX
+	PCALIGN   $0x20
 
 runEntry:
 	VMOVDQU nl<>+0(SB), Y9
@@ -1437,6 +1487,8 @@ loop:
 	VPMOVMSKB Y4, CX
 	TESTL     CX, CX
 	JZ        asciiPair
+
+checkPair:
 	VMOVDQU   -1(SI)(AX*1), Y1
 	VMOVDQU   -2(SI)(AX*1), Y2
 	VMOVDQU   -3(SI)(AX*1), Y3
@@ -1588,6 +1640,7 @@ asciiFirst:
 	ADDQ      CX, R14
 	LEAQ      32(AX), R10
 	ADDQ      $0x20, AX
+	PCALIGN   $0x20
 
 runEntry:
 	VMOVDQU nl<>+0(SB), Y9

@@ -27,9 +27,20 @@ func TestValidPrefixPageBoundary(t *testing.T) {
 		{"truncated", strings.Repeat("\u4e2d", 200) + "\xf0\x9f\x98"},
 		{"ill-formed", strings.Repeat("a\u00e9", 100) + "\xff" + strings.Repeat("b", 100)},
 		{"continuation", strings.Repeat("\x80", 400)},
+		{"ascii after a 2-byte character", "\u00e9" + strings.Repeat("abcdefg ", 60)},
 	}
 	for _, tc := range texts {
 		t.Run(tc.desc, func(t *testing.T) {
+			// From 1 KiB the AVX2 copying kernel goes on from its first
+			// block where dst is 32-byte aligned: at each of dst's 32
+			// offsets from that alignment as n goes, with src at the
+			// start of buf.
+			long := strings.Repeat(tc.s, 1100/len(tc.s)+1)
+			for n := 1024; n < 1024+32; n++ {
+				p := buf[:n:n]
+				copy(p, long)
+				checkCopyGuarded(t, dbuf, p)
+			}
 			for n := 0; n <= 300; n++ {
 				// Ending at the PROT_NONE page after buf.
 				src := tc.s[len(tc.s)-n:]

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/utf8stream/utf8stream/internal/textgen"
 )
@@ -359,6 +360,50 @@ func checkCopy(t testing.TB, impl, fn string, copyFn func(dst, src []byte) int, 
 		}
 		if i := slices.IndexFunc(buf[pad+len(src):], func(b byte) bool { return b != c.canary }); i >= 0 {
 			t.Fatalf("impl=%s: %s(dst[%d], %q) wrote to dst[%d], past len(src)", impl, fn, len(dst), src, len(src)+i)
+		}
+	}
+}
+
+// TestCopyDstAlignments checks the copying functions on input long enough
+// (1100 bytes) that the AVX2 copying kernel goes on from its first block
+// at the offset where dst is 32-byte aligned, checking and storing part of
+// that block again: at each of dst's 32 offsets from that alignment, on
+// text that starts with ASCII and text that does not, valid and with an
+// ill-formed byte or a truncated sequence at each of its first 80 bytes.
+func TestCopyDstAlignments(t *testing.T) {
+	var inputs [][]byte
+	for _, name := range []string{"ascii", "latin1", "chinese", "emoji"} {
+		text := textgen.Make(name, 1100)
+		inputs = append(inputs, text)
+		for i := 0; i < 80; i++ {
+			for _, bad := range []string{"\xff", "\xe4\xb8A"} {
+				p := slices.Clone(text)
+				copy(p[i:], bad)
+				inputs = append(inputs, p)
+			}
+		}
+	}
+	buf := make([]byte, 1100+96)
+	base := -int(uintptr(unsafe.Pointer(&buf[0]))) & 31
+	for _, src := range inputs {
+		want := prefixGeneric(src)
+		for off := 0; off < 32; off++ {
+			dst := buf[base+off : base+off+len(src)]
+			forEachCopy(src, want, func(impl, fn string, copyFn func(dst, src []byte) int, want int) {
+				for i := range buf {
+					buf[i] = 0xa5
+				}
+				got := copyFn(dst, src)
+				if got != want || !bytes.Equal(dst[:got], src[:got]) {
+					t.Fatalf("impl=%s: %s(dst at %d mod 32, %q) = %d, copied %q; want %d", impl, fn, off, src, got, dst[:got], want)
+				}
+				if i := slices.IndexFunc(buf[:base+off], func(b byte) bool { return b != 0xa5 }); i >= 0 {
+					t.Fatalf("impl=%s: %s(dst at %d mod 32) wrote before dst", impl, fn, off)
+				}
+				if i := slices.IndexFunc(buf[base+off+len(src):], func(b byte) bool { return b != 0xa5 }); i >= 0 {
+					t.Fatalf("impl=%s: %s(dst at %d mod 32) wrote past dst[:len(src)]", impl, fn, off)
+				}
+			})
 		}
 	}
 }
