@@ -375,7 +375,7 @@ func TestCopyDstAlignments(t *testing.T) {
 	for _, name := range []string{"ascii", "latin1", "chinese", "emoji"} {
 		text := textgen.Make(name, 1100)
 		inputs = append(inputs, text)
-		for i := 0; i < 80; i++ {
+		for i := range 80 {
 			for _, bad := range []string{"\xff", "\xe4\xb8A"} {
 				p := slices.Clone(text)
 				copy(p[i:], bad)
@@ -387,7 +387,7 @@ func TestCopyDstAlignments(t *testing.T) {
 	base := -int(uintptr(unsafe.Pointer(&buf[0]))) & 31
 	for _, src := range inputs {
 		want := prefixGeneric(src)
-		for off := 0; off < 32; off++ {
+		for off := range 32 {
 			dst := buf[base+off : base+off+len(src)]
 			forEachCopy(src, want, func(impl, fn string, copyFn func(dst, src []byte) int, want int) {
 				for i := range buf {
