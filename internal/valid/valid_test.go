@@ -342,25 +342,32 @@ func forEachCopy(src []byte, want int, check func(impl, fn string, copyFn func(d
 func checkCopy(t testing.TB, impl, fn string, copyFn func(dst, src []byte) int, src []byte, want int) {
 	t.Helper()
 	const pad = 67 // odd, so that dst and src are not aligned alike
-	for _, c := range []struct {
-		extra  int
-		canary byte
-	}{{0, 0xa5}, {pad, 0x5a}} {
-		buf := bytes.Repeat([]byte{c.canary}, pad+len(src)+pad)
-		dst := buf[pad : pad+len(src)+c.extra]
-		got := copyFn(dst, src)
-		if got != want {
-			t.Fatalf("impl=%s: %s(dst[%d], %q) = %d; want %d", impl, fn, len(dst), src, got, want)
-		}
-		if !bytes.Equal(dst[:got], src[:got]) {
-			t.Fatalf("impl=%s: %s(dst[%d], %q) = %d, copied %q", impl, fn, len(dst), src, got, dst[:got])
-		}
-		if i := slices.IndexFunc(buf[:pad], func(b byte) bool { return b != c.canary }); i >= 0 {
-			t.Fatalf("impl=%s: %s(dst[%d], %q) wrote %d bytes before dst", impl, fn, len(dst), src, pad-i)
-		}
-		if i := slices.IndexFunc(buf[pad+len(src):], func(b byte) bool { return b != c.canary }); i >= 0 {
-			t.Fatalf("impl=%s: %s(dst[%d], %q) wrote to dst[%d], past len(src)", impl, fn, len(dst), src, len(src)+i)
-		}
+	buf := make([]byte, pad+len(src)+pad)
+	checkCopyIn(t, impl, fn, copyFn, src, want, buf, pad, 0, 0xa5)
+	checkCopyIn(t, impl, fn, copyFn, src, want, buf, pad, pad, 0x5a)
+}
+
+// checkCopyIn is checkCopy with dst at buf[at:], len(src)+extra bytes
+// long, and the rest of buf filled with canary.
+func checkCopyIn(t testing.TB, impl, fn string, copyFn func(dst, src []byte) int, src []byte, want int, buf []byte, at, extra int, canary byte) {
+	t.Helper()
+	for i := range buf {
+		buf[i] = canary
+	}
+	dst := buf[at : at+len(src)+extra]
+	mod := uintptr(unsafe.Pointer(&buf[at])) % 32
+	got := copyFn(dst, src)
+	if got != want {
+		t.Fatalf("impl=%s: %s(dst[%d] at %d mod 32, %q) = %d; want %d", impl, fn, len(dst), mod, src, got, want)
+	}
+	if !bytes.Equal(dst[:got], src[:got]) {
+		t.Fatalf("impl=%s: %s(dst[%d] at %d mod 32, %q) = %d, copied %q", impl, fn, len(dst), mod, src, got, dst[:got])
+	}
+	if i := slices.IndexFunc(buf[:at], func(b byte) bool { return b != canary }); i >= 0 {
+		t.Fatalf("impl=%s: %s(dst[%d] at %d mod 32, %q) wrote %d bytes before dst", impl, fn, len(dst), mod, src, at-i)
+	}
+	if i := slices.IndexFunc(buf[at+len(src):], func(b byte) bool { return b != canary }); i >= 0 {
+		t.Fatalf("impl=%s: %s(dst[%d] at %d mod 32, %q) wrote to dst[%d], past len(src)", impl, fn, len(dst), mod, src, len(src)+i)
 	}
 }
 
@@ -386,23 +393,9 @@ func TestCopyDstAlignments(t *testing.T) {
 	buf := make([]byte, 1100+96)
 	base := -int(uintptr(unsafe.Pointer(&buf[0]))) & 31
 	for _, src := range inputs {
-		want := prefixGeneric(src)
 		for off := range 32 {
-			dst := buf[base+off : base+off+len(src)]
-			forEachCopy(src, want, func(impl, fn string, copyFn func(dst, src []byte) int, want int) {
-				for i := range buf {
-					buf[i] = 0xa5
-				}
-				got := copyFn(dst, src)
-				if got != want || !bytes.Equal(dst[:got], src[:got]) {
-					t.Fatalf("impl=%s: %s(dst at %d mod 32, %q) = %d, copied %q; want %d", impl, fn, off, src, got, dst[:got], want)
-				}
-				if i := slices.IndexFunc(buf[:base+off], func(b byte) bool { return b != 0xa5 }); i >= 0 {
-					t.Fatalf("impl=%s: %s(dst at %d mod 32) wrote before dst", impl, fn, off)
-				}
-				if i := slices.IndexFunc(buf[base+off+len(src):], func(b byte) bool { return b != 0xa5 }); i >= 0 {
-					t.Fatalf("impl=%s: %s(dst at %d mod 32) wrote past dst[:len(src)]", impl, fn, off)
-				}
+			forEachCopy(src, prefixGeneric(src), func(impl, fn string, copyFn func(dst, src []byte) int, want int) {
+				checkCopyIn(t, impl, fn, copyFn, src, want, buf[:base+off+len(src)+32], base+off, 0, 0xa5)
 			})
 		}
 	}
