@@ -228,10 +228,9 @@ func body2(f *gen.File, k kind) {
 
 // alignsDst reports whether the body goes on from the first block at an
 // offset where DI+AX is a multiple of 32, so that its stores do not cross
-// cache lines: in the copying kind. On 4 KiB of text held in cache stores
-// that cross lines cost a quarter more time, where loads that do cost
-// nothing measurable; the counting kinds would count the bytes checked
-// again twice.
+// cache lines: in the copying kind. Stores that cross lines cost more than
+// loads that do (BenchmarkAlignment in bench/); the counting kinds would
+// count the bytes checked again twice.
 func (b avx2) alignsDst() bool { return b.copy && !b.count }
 
 // firstBlock jumps to to after the first block (AX = 0) where the body
@@ -268,11 +267,10 @@ func (b avx2) alignFirst() {
 	b.JMP(label("runEntry"))
 }
 
-// alignDst goes on from the first block at 32, by a jump to old, where src
-// is shorter than 1 KiB (on which the block it adds costs about what the
-// stores gain) or DI+32 is 32-byte aligned or DI+1 or DI+2 is.
-// Otherwise it sets AX to the offset from 3 to 31 at which DI+AX is, and
-// goes on: the bytes from there to 32, checked and stored already, are
+// alignDst goes on from the first block at AX = 32, by a jump to old,
+// where src is shorter than 1 KiB (on which the block it adds costs about
+// what the stores gain) or DI, DI+1 or DI+2 is 32-byte aligned. Otherwise
+// it sets AX to the offset from 3 to 31 at which DI+AX is, and goes on: the bytes from there to 32, checked and stored already, are
 // checked and stored again, and the three before AX that a block's check
 // loads lie in src.
 func (b avx2) alignDst(old string) {
