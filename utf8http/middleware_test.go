@@ -690,7 +690,7 @@ type benchItem struct {
 func benchJSON(b *testing.B, n int) []byte {
 	var items []benchItem
 	for i := range 10 * n {
-		name := textgen.Names[i%10]
+		name := textgen.Valid[i%len(textgen.Valid)]
 		items = append(items, benchItem{i, name, []string{"a", "ü", "日本"}, string(textgen.Make(name, 80+i/10))})
 	}
 	data, err := json.Marshal(items)

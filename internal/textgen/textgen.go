@@ -38,6 +38,10 @@ var Names = []string{
 	"chinese", "japanese", "korean", "emoji", "invalid1pct", "random",
 }
 
+// Valid lists the inputs of Names that are valid UTF-8: all but the last
+// two.
+var Valid = Names[:len(Names)-2]
+
 // Make returns exactly size bytes of the named input. The same name and size
 // always give the same bytes. Every input but "invalid1pct" and "random" is
 // valid UTF-8.
